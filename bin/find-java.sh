@@ -1,0 +1,25 @@
+# Sourced by the project's scripts: sets JAVA to a java binary of a JDK >= 21 and exports JAVA_HOME.
+# Order: JAVA_HOME, then `java` on PATH, then the usual install folders. Prints one line and fails
+# when there is none, because Maven and the CLI both need 21+ and the machine default may be 17.
+
+batchpipe_java_major() { # prints the feature version of the java binary $1, or nothing
+  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
+}
+
+batchpipe_find_java() {
+  local candidate major home
+  for home in "${JAVA_HOME:-}" "$(dirname "$(dirname "$(readlink -f "$(command -v java 2>/dev/null || echo /nonexistent)")" 2>/dev/null)" 2>/dev/null)" \
+      /usr/lib/jvm/* /usr/local/lib/jvm/* /opt/java/* /opt/jdk* /opt/homebrew/opt/openjdk*/libexec/openjdk.jdk/Contents/Home \
+      /Library/Java/JavaVirtualMachines/*/Contents/Home "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/*; do
+    [ -n "$home" ] && [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || continue
+    candidate="$home/bin/java"
+    major=$(batchpipe_java_major "$candidate")
+    if [ -n "$major" ] && [ "$major" -ge 21 ]; then
+      JAVA="$candidate"
+      export JAVA_HOME="$home"
+      return 0
+    fi
+  done
+  echo "batchpipe: no JDK 21 or newer found (looked at JAVA_HOME, PATH and /usr/lib/jvm); install one, e.g. 'apt-get install openjdk-21-jdk-headless' or Temurin 21, or set JAVA_HOME to it." >&2
+  return 1
+}
