@@ -1,0 +1,74 @@
+package batchpipe.worker.scan;
+
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * Scans a stream of JSON log lines (plain, zstd or gzip, told by magic bytes) and counts events,
+ * malformed lines, values per field and matches, in bounded memory whatever the object's size.
+ *
+ * <p>The calling thread reads and decompresses; chunks of whole lines are tallied on the given pool
+ * (owned by the caller, never shut down here) and merged in order, so the result is the same for any
+ * pool size. The source is read to its end but not closed.
+ *
+ * <p>Failures: an IOException thrown by {@code source} propagates unchanged (the read broke; retrying
+ * may help). Bytes that are not valid zstd or gzip, or a stream truncated mid-frame, raise
+ * {@link CorruptDataException} (retrying cannot help).
+ */
+public final class LogScanner {
+
+    /** Deflate input buffer: big reads keep the per-call overhead of the source small. */
+    private static final int GZIP_INPUT_BYTES = 256 << 10;
+
+    private final ForkJoinPool pool;
+
+    public LogScanner(ForkJoinPool pool) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+    }
+
+    public ScanResult scan(InputStream source, ScanOptions options) throws IOException {
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(options, "options");
+        CountingSource counted = new CountingSource(source, CompressionFormat.MAGIC_BYTES);
+        byte[] head = counted.peek(CompressionFormat.MAGIC_BYTES);
+        CompressionFormat format = CompressionFormat.detect(head, counted.peeked());
+        ScanRun run = new ScanRun(pool, options);
+        boolean finished = false;
+        try (InputStream decoded = open(format, counted)) {
+            run.readAll(decoded, (e, offset) -> classify(e, format, counted, offset));
+            ScanResult result = run.finish(counted.count());
+            finished = true;
+            return result;
+        } finally {
+            if (!finished) {
+                run.abandon();
+            }
+        }
+    }
+
+    private static InputStream open(CompressionFormat format, CountingSource counted) throws IOException {
+        return switch (format) {
+            case PLAIN -> counted;
+            case ZSTD -> new ZstdInputStreamNoFinalizer(counted);
+            case GZIP -> new GzipMembersInputStream(counted, GZIP_INPUT_BYTES);
+        };
+    }
+
+    private static IOException classify(IOException e, CompressionFormat format, CountingSource counted,
+                                        long uncompressedOffset) {
+        IOException fromSource = counted.sourceFailure();
+        if (fromSource != null) {
+            return fromSource;
+        }
+        if (format == CompressionFormat.PLAIN || e instanceof CorruptDataException) {
+            return e;
+        }
+        return new CorruptDataException(format.name().toLowerCase(java.util.Locale.ROOT)
+                + " data is corrupt or truncated at uncompressed offset " + uncompressedOffset
+                + " (compressed offset " + counted.count() + "): " + e.getMessage(), e);
+    }
+}

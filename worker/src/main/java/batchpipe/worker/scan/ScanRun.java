@@ -1,0 +1,354 @@
+package batchpipe.worker.scan;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * One scan: the calling thread reads the decoded stream into chunk buffers cut after the last newline,
+ * hands each chunk to the pool, and merges chunk tallies in chunk order (so line numbers are global and
+ * the result does not depend on the pool size).
+ *
+ * <p>Memory: at most {@code parallelism + 2} chunk buffers exist (the one being filled plus those in
+ * flight), plus one line buffer of {@code maxLineBytes + 2} bytes that carries the partial line between
+ * chunks and holds lines longer than a chunk. A line known to exceed maxLineBytes is read through and
+ * dropped, never buffered. When no buffer is free the reader runs a queued chunk itself instead of
+ * waiting idle.
+ */
+final class ScanRun {
+
+    private final ForkJoinPool pool;
+    private final ScanOptions options;
+    private final int chunkBytes;
+    private final int maxLineBytes;
+    private final int maxBuffers;
+    private final ArrayBlockingQueue<byte[]> freeBuffers;
+    private int buffersCreated;
+    private final ArrayDeque<ChunkTask> inFlight = new ArrayDeque<>();
+    private final int maxInFlight;
+    private final ConcurrentLinkedQueue<ChunkParser> idleParsers = new ConcurrentLinkedQueue<>();
+    private final ChunkParser readerParser;
+    /** Carries the partial last line of a chunk to the next one; holds lines longer than a chunk. */
+    private byte[] lineBuffer = new byte[0];
+
+    private InputStream decoded;
+    private DecodeErrors decodeErrors;
+    private long bytes;
+    private long lines;
+    private long events;
+    private long malformed;
+    private long oversized;
+    private long matches;
+    private final List<Long> malformedLines = new ArrayList<>();
+    private final ValueCountTable[] counts;
+
+    /** Turns an IOException from the decoded stream into what the caller should see. */
+    interface DecodeErrors {
+        IOException classify(IOException e, long uncompressedOffset);
+    }
+
+    ScanRun(ForkJoinPool pool, ScanOptions options) {
+        this.pool = pool;
+        this.options = options;
+        this.chunkBytes = options.chunkBytes();
+        this.maxLineBytes = options.maxLineBytes();
+        this.maxBuffers = pool.getParallelism() + 2;
+        this.maxInFlight = 2 * maxBuffers;
+        this.freeBuffers = new ArrayBlockingQueue<>(maxBuffers);
+        this.readerParser = new ChunkParser(options);
+        this.counts = new ValueCountTable[options.countBy().size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new ValueCountTable(64);
+        }
+    }
+
+    long bytesRead() {
+        return bytes;
+    }
+
+    /** Reads {@code in} to its end, tallying every line. */
+    void readAll(InputStream in, DecodeErrors errors) throws IOException {
+        this.decoded = in;
+        this.decodeErrors = errors;
+        byte[] buf = acquireBuffer();
+        int filled = 0;
+        for (;;) {
+            boolean eof = false;
+            while (filled < buf.length) {
+                int n = read(buf, filled, buf.length - filled);
+                if (n < 0) {
+                    eof = true;
+                    break;
+                }
+                filled += n;
+            }
+            if (eof) {
+                if (filled > 0) {
+                    submit(buf, filled);
+                } else {
+                    releaseBuffer(buf);
+                }
+                return;
+            }
+            int lastNewline = lastIndexOfNewline(buf, filled);
+            if (lastNewline < 0) {
+                // the full buffer is the start of one line at least chunkBytes long
+                filled = readLongLine(buf, filled);
+                if (filled < 0) {
+                    releaseBuffer(buf);
+                    return;
+                }
+                continue;
+            }
+            int tail = filled - lastNewline - 1;
+            boolean tailOversized = tail > maxLineBytes + 1;
+            if (!tailOversized && tail > 0) {
+                ensureLineBuffer(tail);
+                System.arraycopy(buf, lastNewline + 1, lineBuffer, 0, tail);
+            }
+            submit(buf, lastNewline + 1);
+            buf = acquireBuffer();
+            if (tailOversized) {
+                filled = skipRestOfLine(buf);
+                if (filled < 0) {
+                    releaseBuffer(buf);
+                    return;
+                }
+            } else {
+                System.arraycopy(lineBuffer, 0, buf, 0, tail);
+                filled = tail;
+            }
+        }
+    }
+
+    /**
+     * {@code buf} is full and holds no newline. Finishes that line (parsed if it fits maxLineBytes, else
+     * skipped), then moves whatever followed its newline to the front of {@code buf}. Returns the
+     * number of bytes moved, or -1 at the end of the stream.
+     */
+    private int readLongLine(byte[] buf, int filled) throws IOException {
+        if (filled > maxLineBytes + 1) {
+            return skipRestOfLine(buf);
+        }
+        ensureLineBuffer(maxLineBytes + 2);
+        byte[] line = lineBuffer;
+        System.arraycopy(buf, 0, line, 0, filled);
+        int length = filled;
+        while (length < line.length) {
+            // read at most a chunk at a time so what follows the newline always fits in buf
+            int n = read(line, length, Math.min(line.length - length, buf.length));
+            if (n < 0) {
+                completed(readerParser.parse(line, 0, length));
+                return -1;
+            }
+            int newline = ChunkParser.indexOfNewline(line, length, length + n);
+            length += n;
+            if (newline >= 0) {
+                completed(readerParser.parse(line, 0, newline + 1));
+                int rest = length - newline - 1;
+                System.arraycopy(line, newline + 1, buf, 0, rest);
+                return rest;
+            }
+        }
+        // maxLineBytes + 2 bytes without a newline: oversized whatever the terminator is
+        return skipRestOfLine(buf);
+    }
+
+    /**
+     * Reads through the rest of a line already known to be oversized, using {@code buf} as scratch,
+     * and records it. Returns the bytes after its newline (moved to the front of buf), or -1 at the end.
+     */
+    private int skipRestOfLine(byte[] buf) throws IOException {
+        completed(ChunkTally.oversizedLine(counts.length));
+        for (;;) {
+            int n = read(buf, 0, buf.length);
+            if (n < 0) {
+                return -1;
+            }
+            int newline = ChunkParser.indexOfNewline(buf, 0, n);
+            if (newline >= 0) {
+                int rest = n - newline - 1;
+                System.arraycopy(buf, newline + 1, buf, 0, rest);
+                return rest;
+            }
+        }
+    }
+
+    private int read(byte[] b, int off, int len) throws IOException {
+        int n;
+        try {
+            n = decoded.read(b, off, len);
+        } catch (IOException e) {
+            throw decodeErrors.classify(e, bytes);
+        }
+        if (n > 0) {
+            bytes += n;
+        }
+        return n;
+    }
+
+    private void ensureLineBuffer(int size) {
+        if (lineBuffer.length < size) {
+            lineBuffer = new byte[Math.min(maxLineBytes + 2, Math.max(size, lineBuffer.length * 2))];
+        }
+    }
+
+    private static int lastIndexOfNewline(byte[] b, int end) {
+        for (int i = end - 1; i >= 0; i--) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void submit(byte[] buf, int length) throws IOException {
+        ChunkTask task = new ChunkTask(this, buf, length);
+        inFlight.addLast(task);
+        try {
+            pool.execute(task);
+        } catch (RejectedExecutionException e) {
+            // a shut-down pool: the reader runs the chunk itself when it next needs a buffer
+        }
+        mergeFinished(false);
+    }
+
+    private void completed(ChunkTally tally) throws IOException {
+        inFlight.addLast(ChunkTask.completed(this, tally));
+        mergeFinished(false);
+    }
+
+    /** Merges finished chunks from the head; with {@code all}, waits for (or runs) every chunk. */
+    private void mergeFinished(boolean all) throws IOException {
+        while (!inFlight.isEmpty()) {
+            ChunkTask head = inFlight.peekFirst();
+            if (!head.isDone()) {
+                if (!all && inFlight.size() <= maxInFlight) {
+                    return;
+                }
+                if (!head.runIfPending(readerParser)) {
+                    await(head);
+                }
+            }
+            inFlight.pollFirst();
+            merge(head.tally());
+        }
+    }
+
+    private byte[] acquireBuffer() throws IOException {
+        for (;;) {
+            byte[] b = freeBuffers.poll();
+            if (b != null) {
+                return b;
+            }
+            if (buffersCreated < maxBuffers) {
+                buffersCreated++;
+                return new byte[chunkBytes];
+            }
+            if (runOldestPending()) {
+                continue;
+            }
+            // every buffer belongs to a running chunk, which will give it back
+            try {
+                return freeBuffers.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for a chunk buffer");
+            }
+        }
+    }
+
+    private boolean runOldestPending() throws IOException {
+        for (ChunkTask task : inFlight) {
+            if (task.isPending() && task.runIfPending(readerParser)) {
+                mergeFinished(false);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void await(ChunkTask task) throws InterruptedIOException {
+        try {
+            task.awaitDone();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for a chunk");
+        }
+    }
+
+    void releaseBuffer(byte[] b) {
+        if (b != null) {
+            freeBuffers.offer(b);
+        }
+    }
+
+    ChunkParser borrowParser() {
+        ChunkParser parser = idleParsers.poll();
+        return parser != null ? parser : new ChunkParser(options);
+    }
+
+    void returnParser(ChunkParser parser) {
+        idleParsers.offer(parser);
+    }
+
+    private void merge(ChunkTally tally) {
+        for (int i = 0; i < tally.firstMalformedCount && malformedLines.size() < ScanResult.MAX_MALFORMED_LINES;
+                i++) {
+            malformedLines.add(lines + tally.firstMalformed[i]);
+        }
+        lines += tally.lines;
+        events += tally.events;
+        malformed += tally.malformed;
+        oversized += tally.oversized;
+        matches += tally.matches;
+        for (int i = 0; i < counts.length; i++) {
+            counts[i].addAll(tally.counts[i]);
+        }
+    }
+
+    /** Waits for every chunk and builds the result. */
+    ScanResult finish(long compressedBytes) throws IOException {
+        mergeFinished(true);
+        Map<String, Map<String, Long>> countBy = new LinkedHashMap<>();
+        for (int i = 0; i < counts.length; i++) {
+            TreeMap<String, Long> values = new TreeMap<>();
+            counts[i].addTo(values);
+            countBy.put(options.countBy().get(i), values);
+        }
+        return new ScanResult(events, malformed, malformedLines, oversized, bytes, compressedBytes, countBy,
+                options.match() == null ? null : matches);
+    }
+
+    /**
+     * After a failure: chunks nobody started are dropped and running ones are waited for, so no work of
+     * this scan outlives the call.
+     */
+    void abandon() {
+        boolean interrupted = false;
+        for (ChunkTask task : inFlight) {
+            if (!task.cancelIfPending()) {
+                try {
+                    task.awaitDone();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    break;
+                }
+            }
+        }
+        inFlight.clear();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
