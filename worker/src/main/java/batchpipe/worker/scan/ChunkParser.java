@@ -1,8 +1,5 @@
 package batchpipe.worker.scan;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -15,12 +12,6 @@ import java.util.Arrays;
  * when it is exactly one JSON object, else malformed. One instance per thread at a time.
  */
 final class ChunkParser {
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
-            ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
 
     private final int maxLineBytes;
     private final int countByPaths;
@@ -155,21 +146,12 @@ final class ChunkParser {
         return false;
     }
 
-    /** Index of the first {@code \n} in {@code b[p, end)}, or -1; eight bytes at a time. */
+    /** Index of the first {@code \n} in {@code b[p, end)}, or -1. */
     static int indexOfNewline(byte[] b, int p, int end) {
-        while (end - p >= 8) {
-            long w = (long) LONGS.get(b, p) ^ NEWLINES;
-            long hit = (w - ONES) & ~w & HIGH_BITS;
-            if (hit != 0) {
-                return p + (Long.numberOfTrailingZeros(hit) >>> 3);
+        for (int i = p; i < end; i++) {
+            if (b[i] == '\n') {
+                return i;
             }
-            p += 8;
-        }
-        while (p < end) {
-            if (b[p] == '\n') {
-                return p;
-            }
-            p++;
         }
         return -1;
     }
