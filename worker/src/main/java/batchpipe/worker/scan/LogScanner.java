@@ -26,8 +26,14 @@ public final class LogScanner {
 
     private final ForkJoinPool pool;
 
+    /**
+     * Also loads zstd-jni's native code, so that the first scan does not pay for it: the library is
+     * unpacked and linked on first use, and on JDK 22+ zstd-jni binds through FFM, which takes several
+     * hundred milliseconds to set up.
+     */
     public LogScanner(ForkJoinPool pool) {
         this.pool = Objects.requireNonNull(pool, "pool");
+        ZstdInputStreamNoFinalizer.recommendedDInSize();
     }
 
     public ScanResult scan(InputStream source, ScanOptions options) throws IOException {
