@@ -89,6 +89,23 @@ class CompressionFormatsTest {
     }
 
     @Test
+    void scan_readsZstdFromASourceThatDeliversFewBytesPerRead() throws IOException {
+        assertSameFindings(scan(trickle(zstd(LOG), 5), OPTIONS, 2), expected());
+    }
+
+    @Test
+    void scan_readsGzipHeadersWithExtraNameCommentAndHeaderCrc() throws IOException {
+        byte[] plain = gzip(LOG);
+        byte[] header = {0x1F, (byte) 0x8B, 8, 4 | 8 | 16 | 2, 0, 0, 0, 0, 0, 3};
+        byte[] extra = {3, 0, 'a', 'b', 'c'};
+        byte[] name = utf8("app.log\0");
+        byte[] comment = utf8("rotated\0");
+        byte[] headerCrc = {0x12, 0x34};
+        byte[] withFields = concat(header, extra, name, comment, headerCrc, Arrays.copyOfRange(plain, 10, plain.length));
+        assertSameFindings(scan(withFields, OPTIONS), expected());
+    }
+
+    @Test
     void scan_splitsLinesAcrossFramesAndMembers() throws IOException {
         byte[] a = utf8("{\"level\":\"IN");
         byte[] b = utf8("FO\"}\n{\"level\":\"WARN\"}\n");
