@@ -207,6 +207,29 @@ class LineValidityTest {
         assertMalformed("{\"a\":" + "[".repeat(10_000));
     }
 
+    @Test
+    void scan_countsLinesLongerThanMaxLineBytesAsOversizedAndMalformedWhateverTheChunkSize() throws IOException {
+        // content lengths 100 (fits) and 101 (oversized), each with LF, CRLF and at the end without newline
+        String fits = "{\"a\":\"" + "x".repeat(92) + "\"}";
+        String over = "{\"a\":\"" + "x".repeat(93) + "\"}";
+        assertThat(fits).hasSize(100);
+        String log = fits + "\n" + over + "\n" + fits + "\r\n" + over + "\r\n" + "{}\n" + over;
+        for (int chunk : new int[] {64, 100, 101, 102, 103, 150, 4096}) {
+            ScanResult r = scan(utf8(log), NO_COUNTS.withMaxLineBytes(100).withChunkBytes(chunk));
+            assertThat(r.events()).as("chunkBytes %d", chunk).isEqualTo(3);
+            assertThat(r.oversizedLines()).as("chunkBytes %d", chunk).isEqualTo(3);
+            assertThat(r.malformed()).as("chunkBytes %d", chunk).isEqualTo(3);
+            assertThat(r.malformedLines()).as("chunkBytes %d", chunk).containsExactly(2L, 4L, 6L);
+        }
+    }
+
+    @Test
+    void scan_countsAWhitespaceOnlyLineLongerThanMaxLineBytesAsOversized() throws IOException {
+        ScanResult r = scan(" ".repeat(300) + "\n{}\n", NO_COUNTS.withMaxLineBytes(100).withChunkBytes(64));
+        assertThat(r.oversizedLines()).isEqualTo(1);
+        assertThat(r.events()).isEqualTo(1);
+    }
+
     /** An object {@code depth} levels deep, alternating objects and arrays. */
     private static String nested(int depth) {
         StringBuilder open = new StringBuilder("{\"a\":");
