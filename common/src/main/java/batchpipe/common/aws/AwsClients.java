@@ -1,0 +1,101 @@
+package batchpipe.common.aws;
+
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.time.Duration;
+
+/**
+ * Builds the SDK clients every function uses, once, at init. Endpoints come only from the SDK's
+ * standard settings ({@code AWS_ENDPOINT_URL}, {@code AWS_ENDPOINT_URL_SQS}, ... or the matching
+ * {@code aws.endpointUrl*} system properties), so the same code runs on the local stack, on
+ * LocalStack and on AWS. When S3 is pointed at a custom endpoint we use path-style addressing
+ * (emulators do not serve bucket sub-domains) and send checksums only when an operation requires
+ * them (S3Proxy rejects the newer default checksum headers).
+ */
+public final class AwsClients {
+    private static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private AwsClients() {
+    }
+
+    public static SqsClient sqs() {
+        return SqsClient.builder()
+                .httpClient(httpClient())
+                .region(region())
+                .overrideConfiguration(timeouts())
+                .build();
+    }
+
+    public static DynamoDbClient dynamoDb() {
+        return DynamoDbClient.builder()
+                .httpClient(httpClient())
+                .region(region())
+                .overrideConfiguration(timeouts())
+                .build();
+    }
+
+    /** S3 reads are streamed; only the attempt to get the response headers is bounded. */
+    public static S3Client s3() {
+        var builder = S3Client.builder()
+                .httpClient(httpClient())
+                .region(region())
+                .overrideConfiguration(ClientOverrideConfiguration.builder()
+                        .apiCallAttemptTimeout(API_CALL_TIMEOUT)
+                        .build());
+        if (hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")) {
+            builder.forcePathStyle(true)
+                    .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED);
+        }
+        return builder.build();
+    }
+
+    private static ClientOverrideConfiguration timeouts() {
+        return ClientOverrideConfiguration.builder().apiCallTimeout(API_CALL_TIMEOUT).build();
+    }
+
+    private static SdkHttpClient httpClient() {
+        return UrlConnectionHttpClient.builder()
+                .connectionTimeout(Duration.ofSeconds(5))
+                .socketTimeout(Duration.ofSeconds(30))
+                .build();
+    }
+
+    /**
+     * The configured region; with no region configured but an endpoint override (a laptop with the
+     * local stack and no AWS profile), us-east-1, which the emulators accept.
+     */
+    static Region region() {
+        try {
+            return new DefaultAwsRegionProviderChain().getRegion();
+        } catch (RuntimeException noRegion) {
+            if (hasAnyEndpointOverride()) {
+                return Region.US_EAST_1;
+            }
+            throw noRegion;
+        }
+    }
+
+    static boolean hasEndpointOverride(String serviceVariable, String serviceProperty) {
+        return isSet(System.getenv(serviceVariable)) || isSet(System.getProperty(serviceProperty))
+                || isSet(System.getenv("AWS_ENDPOINT_URL"))
+                || isSet(System.getProperty("aws.endpointUrl"));
+    }
+
+    private static boolean hasAnyEndpointOverride() {
+        return hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")
+                || hasEndpointOverride("AWS_ENDPOINT_URL_SQS", "aws.endpointUrlSqs")
+                || hasEndpointOverride("AWS_ENDPOINT_URL_DYNAMODB", "aws.endpointUrlDynamoDb");
+    }
+
+    private static boolean isSet(String value) {
+        return value != null && !value.isBlank();
+    }
+}

@@ -1,0 +1,42 @@
+package batchpipe.common.table;
+import java.util.Locale;
+
+/**
+ * The single-table layout. Every item of a run shares the partition {@code run#<runId>}, so one
+ * paginated Query reads a whole run:
+ * <pre>
+ * run#&lt;runId&gt; / run                      the run record: spec, planned counts, status
+ * run#&lt;runId&gt; / task#&lt;taskId&gt;            one final record per task (written once, conditionally)
+ * run#&lt;runId&gt; / hash#&lt;taskId&gt;#&lt;index&gt;    one bcrypt hash
+ * run#&lt;runId&gt; / progress#&lt;shard&gt;         which tasks have been counted (idempotent sets)
+ * run#&lt;runId&gt; / summary                  the aggregator's report
+ * </pre>
+ */
+public final class TableKeys {
+    public static final String PK = "pk";
+    public static final String SK = "sk";
+    public static final String RUN_SK = "run";
+    public static final String SUMMARY_SK = "summary";
+    public static final String TASK_PREFIX = "task#";
+    public static final String HASH_PREFIX = "hash#";
+    public static final String PROGRESS_PREFIX = "progress#";
+
+    private TableKeys() {
+    }
+
+    public static String runPk(String runId) {
+        return "run#" + runId;
+    }
+
+    public static String taskSk(String taskId) {
+        return TASK_PREFIX + taskId;
+    }
+
+    public static String hashSk(String taskId, long index) {
+        return HASH_PREFIX + taskId + "#" + String.format(Locale.ROOT, "%06d", index);
+    }
+
+    public static String progressSk(int shard) {
+        return PROGRESS_PREFIX + String.format(Locale.ROOT, "%03d", shard);
+    }
+}
