@@ -1,0 +1,17 @@
+package batchpipe.producer;
+
+import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.task.TaskLimits;
+
+import java.util.Map;
+
+/** The producer's configuration, read once at init. */
+public record ProducerConfig(String tableName, String tasksQueueUrl, TaskLimits limits, int sendCallsInFlight) {
+    public static ProducerConfig from(Map<String, String> env) {
+        return new ProducerConfig(
+                FunctionEnvironment.require(env, "TABLE_NAME"),
+                FunctionEnvironment.require(env, "TASKS_QUEUE_URL"),
+                new TaskLimits(FunctionEnvironment.intValue(env, "MAX_HASH_COST", TaskLimits.DEFAULT_MAX_HASH_COST, TaskLimits.MIN_HASH_COST, 31)),
+                FunctionEnvironment.intValue(env, "SEND_CALLS_IN_FLIGHT", 8, 1, 64));
+    }
+}

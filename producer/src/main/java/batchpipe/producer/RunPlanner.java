@@ -1,0 +1,127 @@
+package batchpipe.producer;
+
+import batchpipe.common.log.StructuredLog;
+import batchpipe.common.task.HashTask;
+import batchpipe.common.task.ScanTask;
+import batchpipe.common.task.Task;
+import batchpipe.common.task.TaskCodec;
+import batchpipe.common.task.TaskIds;
+import batchpipe.common.table.ProgressShards;
+import batchpipe.producer.enqueue.TaskPublisher;
+import batchpipe.producer.listing.ObjectLister;
+import batchpipe.producer.run.RunStore;
+import batchpipe.producer.spec.RunSpec;
+import batchpipe.common.json.Json;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+
+/**
+ * Plans a run and enqueues it, in an order that never leaves a task unaccounted for: validate (done by
+ * the parser), list every source (a missing bucket fails here, before anything is written), claim the
+ * run id with the run record, write the progress shards, then send. The Lambda handler and the CLI both
+ * call this.
+ */
+public final class RunPlanner {
+    private static final StructuredLog LOG = StructuredLog.of(RunPlanner.class);
+
+    private final ObjectLister lister;
+    private final RunStore runs;
+    private final TaskPublisher publisher;
+    private final TaskCodec codec;
+    private final Clock clock;
+
+    public RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, Clock clock) {
+        this.lister = lister;
+        this.runs = runs;
+        this.publisher = publisher;
+        this.codec = codec;
+        this.clock = clock;
+    }
+
+    /** The producer's response. */
+    public record PlanResult(String runId, long plannedScan, long plannedHash, long enqueued, double seconds) {
+        public Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("runId", runId);
+            json.put("planned", Map.of("scan", plannedScan, "hash", plannedHash));
+            json.put("enqueued", enqueued);
+            json.put("seconds", seconds);
+            return json;
+        }
+    }
+
+    public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress) {
+        long started = System.nanoTime();
+        Instant now = clock.instant();
+        String runId = spec.runId() != null ? spec.runId() : TaskIds.newRunId(now);
+        List<Task> tasks = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (RunSpec.ScanSource source : spec.scan()) {
+            for (String key : lister.list(source)) {
+                String taskId = TaskIds.scanTaskId(runId, source.bucket(), key);
+                if (seen.add(taskId)) { // two sources overlapping on one object scan it once
+                    tasks.add(new ScanTask(runId, taskId, now, source.bucket(), key, source.countBy(), source.match()));
+                }
+            }
+        }
+        long plannedScan = tasks.size();
+        RunSpec.HashSpec hash = spec.hash();
+        if (hash != null) {
+            for (int batch = 1; batch <= hash.batches(); batch++) {
+                long start = (long) (batch - 1) * hash.batchSize() + 1;
+                tasks.add(new HashTask(runId, TaskIds.hashTaskId(batch), now, hash.cost(), hash.batchSize(), hash.prefix(), start, null));
+            }
+        }
+        long plannedHash = tasks.size() - plannedScan;
+        int shards = ProgressShards.shardCount(tasks.size());
+
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("runId", runId);
+        if (spec.label() != null) record.put("label", spec.label());
+        record.put("spec", Json.write(specJson));
+        record.put("planned", Map.of("scan", plannedScan, "hash", plannedHash, "total", tasks.size()));
+        record.put("hashesPlanned", hash == null ? 0 : (long) hash.batches() * hash.batchSize());
+        record.put("createdAt", now.toEpochMilli());
+        record.put("status", tasks.isEmpty() ? "empty" : "running");
+        record.put("shards", shards);
+        runs.create(runId, record);
+        if (tasks.isEmpty()) {
+            LOG.info("run planned with nothing to do", "runId", runId);
+            return new PlanResult(runId, 0, 0, 0, seconds(started));
+        }
+        runs.createProgressShards(runId, tasks.stream().map(Task::taskId).toList(), shards);
+
+        List<TaskPublisher.Message> messages = new ArrayList<>(tasks.size());
+        for (Task task : tasks) {
+            messages.add(new TaskPublisher.Message(task.taskId(), codec.encode(task)));
+        }
+        AtomicLong sent = new AtomicLong();
+        long enqueued;
+        try {
+            enqueued = publisher.publish(messages, n -> {
+                sent.set(n);
+                enqueueProgress.accept(n);
+            });
+        } catch (RuntimeException e) {
+            // Leave a mark a person can see: the run cannot complete, and its id cannot be planned again.
+            runs.markEnqueueFailed(runId, sent.get(), e.getMessage());
+            throw e;
+        }
+        runs.markEnqueued(runId, enqueued);
+        LOG.info("run planned and enqueued", "runId", runId, "scan", plannedScan, "hash", plannedHash, "enqueued", enqueued);
+        return new PlanResult(runId, plannedScan, plannedHash, enqueued, seconds(started));
+    }
+
+    private static double seconds(long startNanos) {
+        return Math.round((System.nanoTime() - startNanos) / 1e6) / 1000.0;
+    }
+}

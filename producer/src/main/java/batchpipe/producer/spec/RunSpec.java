@@ -1,0 +1,26 @@
+package batchpipe.producer.spec;
+
+import batchpipe.common.task.ScanMatch;
+
+import java.util.List;
+
+/**
+ * What a run should do: the event of the producer (schedule input, console, CLI).
+ *
+ * @param runId null when the producer should make a new time-sortable id
+ */
+public record RunSpec(String runId, String label, List<ScanSource> scan, HashSpec hash) {
+    public RunSpec {
+        scan = scan == null ? List.of() : List.copyOf(scan);
+    }
+
+    /** The objects under {@code prefix} in {@code bucket} (optionally ending in {@code suffix}), at most {@code maxObjects}. */
+    public record ScanSource(String bucket, String prefix, String suffix, Long maxObjects, List<String> countBy,
+                             ScanMatch match) {
+    }
+
+    /** {@code batches} hash tasks of {@code batchSize} passwords each at bcrypt {@code cost}. */
+    public record HashSpec(int batches, int batchSize, int cost, String prefix) {
+        public static final String DEFAULT_PREFIX = "password_";
+    }
+}

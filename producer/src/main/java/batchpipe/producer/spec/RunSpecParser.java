@@ -1,0 +1,115 @@
+package batchpipe.producer.spec;
+
+import batchpipe.common.json.FieldReader;
+import batchpipe.common.json.Json;
+import batchpipe.common.json.JsonException;
+import batchpipe.common.task.ScanMatch;
+import batchpipe.common.task.TaskCodec;
+import batchpipe.common.task.TaskLimits;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and validates a run spec completely before anything is written, reporting every problem
+ * (unknown field, missing bucket, counts out of range, cost over the limit, nothing to do) together.
+ */
+public final class RunSpecParser {
+    public static final int MAX_SCAN_SOURCES = 100;
+    public static final int MAX_HASH_BATCHES = 100_000;
+    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+
+    private final TaskLimits limits;
+
+    public RunSpecParser(TaskLimits limits) {
+        this.limits = limits;
+    }
+
+    public RunSpec parse(String json) {
+        Map<String, Object> root;
+        try {
+            root = Json.parseObject(json);
+        } catch (JsonException e) {
+            throw new InvalidRunSpecException(List.of("the run spec is not a JSON object: " + e.getMessage()));
+        }
+        return parse(root);
+    }
+
+    public RunSpec parse(Map<String, Object> root) {
+        FieldReader spec = FieldReader.root(root);
+        spec.rejectUnknown(Set.of("runId", "label", "scan", "hash"));
+        String runId = spec.optionalString("runId", 64);
+        if (runId != null && !RUN_ID.matcher(runId).matches()) {
+            spec.problem("'runId' may hold only letters, digits and . _ : - (got '" + runId + "')");
+        }
+        String label = spec.optionalString("label", 256);
+        List<RunSpec.ScanSource> scan = readScan(spec);
+        RunSpec.HashSpec hash = readHash(spec);
+        if (scan.isEmpty() && hash == null && spec.problems().isEmpty()) {
+            spec.problem("the spec has nothing to do: give a non-empty 'scan' list, a 'hash' object, or both");
+        }
+        if (!spec.problems().isEmpty()) {
+            throw new InvalidRunSpecException(spec.problems());
+        }
+        return new RunSpec(runId, label, scan, hash);
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<RunSpec.ScanSource> readScan(FieldReader spec) {
+        List<?> entries = spec.optionalList("scan", MAX_SCAN_SOURCES);
+        List<RunSpec.ScanSource> sources = new ArrayList<>();
+        if (entries == null) return sources;
+        for (int i = 0; i < entries.size(); i++) {
+            String path = "scan[" + i + "]";
+            if (!(entries.get(i) instanceof Map<?, ?> map)) {
+                spec.problem("'" + path + "' must be an object like {\"bucket\": \"...\", \"prefix\": \"logs/\"}");
+                continue;
+            }
+            FieldReader source = new FieldReader((Map<String, Object>) map, path, spec.problems());
+            int before = spec.problems().size();
+            source.rejectUnknown(Set.of("bucket", "prefix", "suffix", "maxObjects", "countBy", "match"));
+            String bucket = source.requiredString("bucket", 63);
+            if (bucket != null && !BUCKET.matcher(bucket).matches()) {
+                source.problem("'" + source.pathOf("bucket") + "' is not a valid S3 bucket name: '" + bucket + "'");
+            }
+            String prefix = "";
+            if (source.has("prefix")) {
+                Object raw = source.raw("prefix");
+                if (raw instanceof String s && s.length() <= 1024) {
+                    prefix = s;
+                } else {
+                    source.problem("'" + source.pathOf("prefix") + "' must be a string of at most 1024 characters");
+                }
+            }
+            String suffix = source.optionalString("suffix", 256);
+            Long maxObjects = source.optionalLong("maxObjects", 1, 10_000_000, null);
+            List<String> countBy = TaskCodec.readCountBy(source);
+            ScanMatch match = TaskCodec.readMatch(source);
+            if (spec.problems().size() == before) {
+                sources.add(new RunSpec.ScanSource(bucket, prefix, suffix, maxObjects, countBy, match));
+            }
+        }
+        return sources;
+    }
+
+    private RunSpec.HashSpec readHash(FieldReader spec) {
+        FieldReader hash = spec.optionalObject("hash");
+        if (hash == null) return null;
+        int before = spec.problems().size();
+        hash.rejectUnknown(Set.of("batches", "batchSize", "cost", "prefix"));
+        Long batches = hash.requiredLong("batches", 1, MAX_HASH_BATCHES, null);
+        Long batchSize = hash.requiredLong("batchSize", 1, TaskLimits.MAX_HASH_COUNT, null);
+        Long cost = hash.requiredLong("cost", TaskLimits.MIN_HASH_COST, limits.maxHashCost(), "MAX_HASH_COST");
+        String prefix = hash.optionalString("prefix", TaskLimits.MAX_PREFIX_LENGTH);
+        if (spec.problems().size() != before) return null;
+        TaskCodec.checkGeneratedLength(hash, "prefix", prefix == null ? RunSpec.HashSpec.DEFAULT_PREFIX : prefix,
+                (long) batches * batchSize);
+        if (spec.problems().size() != before) return null;
+        return new RunSpec.HashSpec(batches.intValue(), batchSize.intValue(), cost.intValue(),
+                prefix == null ? RunSpec.HashSpec.DEFAULT_PREFIX : prefix);
+    }
+}
