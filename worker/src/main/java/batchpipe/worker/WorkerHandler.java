@@ -1,0 +1,68 @@
+package batchpipe.worker;
+
+import batchpipe.common.aws.AwsClients;
+import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.task.TaskCodec;
+import batchpipe.worker.batch.BatchProcessor;
+import batchpipe.worker.hash.Backoff;
+import batchpipe.worker.hash.HashExecutor;
+import batchpipe.worker.hash.HashItemWriter;
+import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.scan.LogScanner;
+import batchpipe.worker.scan.ScanExecutor;
+import batchpipe.worker.task.Invocation;
+import batchpipe.worker.task.TaskProcessor;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.time.Clock;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The SQS-triggered worker: a doorway that hands the batch to {@link BatchProcessor} and answers with
+ * the partial batch response (ReportBatchItemFailures). Clients, the ForkJoin pool and the services
+ * are built once per instance, at init.
+ */
+public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+    private final WorkerConfig config;
+    private final BatchProcessor batches;
+    private final long initMs;
+    private final AtomicBoolean firstInvocation = new AtomicBoolean(true);
+
+    public WorkerHandler() {
+        this(System.nanoTime(), WorkerConfig.from(FunctionEnvironment.current()));
+    }
+
+    private WorkerHandler(long initStart, WorkerConfig config) {
+        this(config, AwsClients.s3(), AwsClients.sqs(), AwsClients.dynamoDb(), initStart);
+    }
+
+    WorkerHandler(WorkerConfig config, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, long initStart) {
+        this.config = config;
+        ForkJoinPool pool = new ForkJoinPool(config.poolSize().threads());
+        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqs, config.tableName(), config.completionsQueueUrl());
+        TaskProcessor tasks = new TaskProcessor(new TaskCodec(config.limits()), records,
+                new ScanExecutor(s3, new LogScanner(pool)),
+                new HashExecutor(pool, new HashItemWriter(dynamoDb, config.tableName(), Backoff.DYNAMODB)),
+                config.maxReceiveCount(), Clock.systemUTC());
+        // Enough messages in flight to keep the pool busy while others wait on S3 or DynamoDB.
+        this.batches = new BatchProcessor(tasks, Math.max(4, 2 * config.poolSize().threads()), config.safetyMarginMs());
+        this.initMs = (System.nanoTime() - initStart) / 1_000_000;
+    }
+
+    @Override
+    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
+        boolean cold = firstInvocation.compareAndSet(true, false);
+        Invocation invocation = new Invocation(context.getAwsRequestId(), context.getFunctionName(),
+                context.getFunctionVersion(), context.getMemoryLimitInMB(),
+                Invocation.normalizedArchitecture(System.getProperty("os.arch")),
+                config.poolSize().threads(), config.poolSize().vcpuShare(), cold, cold ? initMs : null);
+        return batches.process(event.getRecords(), invocation, context::getRemainingTimeInMillis);
+    }
+}

@@ -1,0 +1,81 @@
+package batchpipe.worker.batch;
+
+import batchpipe.common.log.StructuredLog;
+import batchpipe.worker.task.Invocation;
+import batchpipe.worker.task.TaskProcessor;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+
+/**
+ * Runs the messages of one SQS batch concurrently and answers with exactly the ids that must come
+ * back. Each message runs on its own virtual thread (its I/O waits cost no platform thread); the CPU
+ * work inside it goes to the ForkJoin pool. At most {@code maxInFlight} messages run at once, which
+ * bounds memory, and none starts once less than the safety margin of the invocation remains: those
+ * are reported as failures so that SQS delivers them again instead of losing them to a timeout.
+ */
+public final class BatchProcessor {
+    private static final StructuredLog LOG = StructuredLog.of(BatchProcessor.class);
+
+    private final TaskProcessor tasks;
+    private final int maxInFlight;
+    private final long safetyMarginMs;
+
+    public BatchProcessor(TaskProcessor tasks, int maxInFlight, long safetyMarginMs) {
+        this.tasks = tasks;
+        this.maxInFlight = maxInFlight;
+        this.safetyMarginMs = safetyMarginMs;
+    }
+
+    public SQSBatchResponse process(List<SQSMessage> messages, Invocation invocation, RemainingTime remaining) {
+        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+        if (messages == null || messages.isEmpty()) {
+            return new SQSBatchResponse(failures);
+        }
+        Semaphore slots = new Semaphore(maxInFlight);
+        List<Future<Boolean>> outcomes = new ArrayList<>(messages.size());
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (SQSMessage message : messages) {
+                outcomes.add(threads.submit(() -> {
+                    slots.acquire();
+                    try {
+                        if (remaining.millis() < safetyMarginMs) {
+                            LOG.warn("not started: too little time left in this invocation; it will be delivered again",
+                                    "messageId", message.getMessageId(), "remainingMs", remaining.millis());
+                            return false;
+                        }
+                        return tasks.process(message, invocation);
+                    } finally {
+                        slots.release();
+                    }
+                }));
+            }
+            for (int i = 0; i < messages.size(); i++) {
+                if (!succeeded(outcomes.get(i), messages.get(i))) {
+                    failures.add(new SQSBatchResponse.BatchItemFailure(messages.get(i).getMessageId()));
+                }
+            }
+        }
+        return new SQSBatchResponse(failures);
+    }
+
+    private static boolean succeeded(Future<Boolean> outcome, SQSMessage message) {
+        try {
+            return outcome.get();
+        } catch (ExecutionException e) {
+            // A bug in one message's processing must not fail its neighbours: it comes back alone.
+            LOG.error("message processing failed unexpectedly", e.getCause(), "messageId", message.getMessageId());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

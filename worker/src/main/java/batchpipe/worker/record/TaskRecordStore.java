@@ -1,0 +1,143 @@
+package batchpipe.worker.record;
+
+import batchpipe.common.json.Json;
+import batchpipe.common.log.StructuredLog;
+import batchpipe.common.table.ItemCodec;
+import batchpipe.common.table.ProgressShards;
+import batchpipe.common.table.TableKeys;
+import batchpipe.worker.task.WriteStats;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Writes each task's final record exactly once and counts it on the run exactly once (see
+ * {@link ProgressShards} for why sets rather than counters). The worker whose update completes the
+ * run's last shard sends the run to the aggregator through the completions queue; a duplicate of that
+ * message is harmless because the aggregator is idempotent.
+ */
+public final class TaskRecordStore {
+    private static final StructuredLog LOG = StructuredLog.of(TaskRecordStore.class);
+
+    private final DynamoDbClient dynamoDb;
+    private final SqsClient sqs;
+    private final String table;
+    private final String completionsQueueUrl;
+    /** Shard counts of runs this instance has seen: fixed when the run is planned. */
+    private final Map<String, Integer> shardCounts = new ConcurrentHashMap<>();
+
+    public TaskRecordStore(DynamoDbClient dynamoDb, SqsClient sqs, String table, String completionsQueueUrl) {
+        this.dynamoDb = dynamoDb;
+        this.sqs = sqs;
+        this.table = table;
+        this.completionsQueueUrl = completionsQueueUrl;
+    }
+
+    /** The task's final record, if one was written by an earlier delivery. */
+    public Optional<Map<String, Object>> find(String runId, String taskId) {
+        GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(key(runId, TableKeys.taskSk(taskId))));
+        return response.hasItem() && !response.item().isEmpty()
+                ? Optional.of(ItemCodec.fromItem(response.item())) : Optional.empty();
+    }
+
+    /**
+     * Writes the final record unless one exists, then counts the task. Returns false when an earlier
+     * delivery had already written it (nothing changes then, except finishing its bookkeeping).
+     */
+    public boolean recordFinal(Map<String, Object> record, WriteStats writes) {
+        String runId = (String) record.get("runId");
+        String taskId = (String) record.get("taskId");
+        Map<String, Object> values = new HashMap<>(record);
+        values.put(TableKeys.PK, TableKeys.runPk(runId));
+        values.put(TableKeys.SK, TableKeys.taskSk(taskId));
+        boolean written;
+        try {
+            writes.time(() -> dynamoDb.putItem(b -> b.tableName(table)
+                    .item(ItemCodec.toItem(values))
+                    .conditionExpression("attribute_not_exists(pk)")));
+            written = true;
+        } catch (ConditionalCheckFailedException alreadyRecorded) {
+            written = false;
+        }
+        String status = written ? (String) record.get("status") : find(runId, taskId).map(r -> (String) r.get("status")).orElseThrow();
+        countOnce(runId, taskId, status, writes);
+        return written;
+    }
+
+    /**
+     * Adds the task to its progress shard unless it is already there; when that completes the shard,
+     * adds the shard to the run's complete set; when that completes the run, notifies the aggregator.
+     * Every step is idempotent, so a redelivery after a crash between steps finishes the job.
+     */
+    public void countOnce(String runId, String taskId, String status, WriteStats writes) {
+        Integer shards = shardCount(runId);
+        if (shards == null) {
+            LOG.warn("run record not found; task recorded but not counted", "runId", runId, "taskId", taskId);
+            return;
+        }
+        int shard = ProgressShards.shardOf(taskId, shards);
+        Map<String, AttributeValue> progress;
+        try {
+            UpdateItemResponse response = writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(key(runId, TableKeys.progressSk(shard)))
+                    .updateExpression("ADD counted :id, #status :one")
+                    .conditionExpression("attribute_exists(pk) AND NOT contains(counted, :taskId)")
+                    .expressionAttributeNames(Map.of("#status", status))
+                    .expressionAttributeValues(Map.of(
+                            ":id", AttributeValue.fromSs(java.util.List.of(taskId)),
+                            ":taskId", AttributeValue.fromS(taskId),
+                            ":one", AttributeValue.fromN("1")))
+                    .returnValues(ReturnValue.ALL_NEW)));
+            progress = response.attributes();
+        } catch (ConditionalCheckFailedException alreadyCounted) {
+            progress = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                    .key(key(runId, TableKeys.progressSk(shard)))).item();
+            if (progress == null || progress.isEmpty()) {
+                LOG.warn("progress shard missing; task not counted", "runId", runId, "taskId", taskId);
+                return;
+            }
+        }
+        long planned = Long.parseLong(progress.get("planned").n());
+        int counted = progress.containsKey("counted") ? progress.get("counted").ss().size() : 0;
+        if (counted < planned) {
+            return;
+        }
+        UpdateItemResponse run = writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
+                .key(key(runId, TableKeys.RUN_SK))
+                .updateExpression("ADD completeShards :shard")
+                .expressionAttributeValues(Map.of(":shard", AttributeValue.fromSs(java.util.List.of(Integer.toString(shard)))))
+                .returnValues(ReturnValue.ALL_NEW)));
+        int complete = run.attributes().get("completeShards").ss().size();
+        if (complete >= shards) {
+            sqs.sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
+            LOG.info("run complete; aggregator notified", "runId", runId);
+        }
+    }
+
+    private Integer shardCount(String runId) {
+        Integer cached = shardCounts.get(runId);
+        if (cached != null) return cached;
+        GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(key(runId, TableKeys.RUN_SK)).projectionExpression("shards"));
+        if (!response.hasItem() || response.item().isEmpty() || !response.item().containsKey("shards")) {
+            return null;
+        }
+        int shards = Integer.parseInt(response.item().get("shards").n());
+        shardCounts.put(runId, shards);
+        return shards;
+    }
+
+    private static Map<String, AttributeValue> key(String runId, String sk) {
+        return Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(sk));
+    }
+}

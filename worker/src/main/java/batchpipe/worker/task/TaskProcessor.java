@@ -1,0 +1,185 @@
+package batchpipe.worker.task;
+
+import batchpipe.common.log.StructuredLog;
+import batchpipe.common.task.HashTask;
+import batchpipe.common.task.InvalidTaskException;
+import batchpipe.common.task.NotATaskException;
+import batchpipe.common.task.ScanTask;
+import batchpipe.common.task.Task;
+import batchpipe.common.task.TaskCodec;
+import batchpipe.worker.hash.HashExecutor;
+import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.scan.ScanExecutor;
+import batchpipe.worker.scan.ScanResult;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One message, start to finish: decode, skip if already recorded, run, record. Returns whether the
+ * message may be deleted (true) or must come back / go to the dead-letter queue (false).
+ *
+ * <ul>
+ *   <li>not a task at all: false, so after maxReceiveCount SQS moves it to the DLQ;</li>
+ *   <li>a task that can never succeed: recorded {@code rejected}, true (no retry);</li>
+ *   <li>a transient failure: false (retried); on the last allowed receive it is first recorded
+ *       {@code failed} with the error, so the run's books stay complete;</li>
+ *   <li>success: recorded {@code done}, true.</li>
+ * </ul>
+ */
+public final class TaskProcessor {
+    private static final StructuredLog LOG = StructuredLog.of(TaskProcessor.class);
+
+    private final TaskCodec codec;
+    private final TaskRecordStore records;
+    private final ScanExecutor scans;
+    private final HashExecutor hashes;
+    private final int maxReceiveCount;
+    private final Clock clock;
+
+    public TaskProcessor(TaskCodec codec, TaskRecordStore records, ScanExecutor scans, HashExecutor hashes,
+                         int maxReceiveCount, Clock clock) {
+        this.codec = codec;
+        this.records = records;
+        this.scans = scans;
+        this.hashes = hashes;
+        this.maxReceiveCount = maxReceiveCount;
+        this.clock = clock;
+    }
+
+    public boolean process(SQSMessage message, Invocation invocation) {
+        Instant startedAt = clock.instant();
+        int attempt = receiveCount(message);
+        Task task;
+        try {
+            task = codec.decode(message.getBody());
+        } catch (NotATaskException e) {
+            LOG.warn("message is not a task; failing it so it reaches the dead-letter queue",
+                    "messageId", message.getMessageId(), "attempt", attempt, "reason", e.getMessage());
+            return false;
+        } catch (InvalidTaskException e) {
+            LOG.warn("task rejected", "runId", e.runId(), "taskId", e.taskId(), "reason", e.getMessage());
+            return recordQuietly(finalRecord(e.runId(), e.taskId(), e.kind(), null, "rejected", e.getMessage(),
+                    startedAt, attempt, invocation), new WriteStats(), message);
+        }
+        WriteStats writes = new WriteStats();
+        try {
+            Optional<Map<String, Object>> earlier = records.find(task.runId(), task.taskId());
+            if (earlier.isPresent()) {
+                // A redelivery of a finished task: change nothing, only finish its bookkeeping.
+                records.countOnce(task.runId(), task.taskId(), (String) earlier.get().get("status"), writes);
+                LOG.info("task already recorded; redelivery ignored", "runId", task.runId(), "taskId", task.taskId(),
+                        "messageId", message.getMessageId());
+                return true;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("could not read the task record; will retry", e, "runId", task.runId(), "taskId", task.taskId());
+            return false;
+        }
+        Map<String, Object> result;
+        try {
+            result = execute(task, writes);
+        } catch (PermanentTaskException e) {
+            LOG.warn("task rejected", "runId", task.runId(), "taskId", task.taskId(), "reason", e.getMessage());
+            return recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), "rejected",
+                    e.getMessage(), startedAt, attempt, invocation), writes, message);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
+            if (attempt >= maxReceiveCount) {
+                LOG.error("task failed on its last allowed receive; recording it before it goes to the dead-letter queue", e,
+                        "runId", task.runId(), "taskId", task.taskId(), "attempt", attempt);
+                recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), "failed",
+                        reason, startedAt, attempt, invocation), writes, message);
+            } else {
+                LOG.warn("task failed transiently; it will be retried", "runId", task.runId(), "taskId", task.taskId(),
+                        "attempt", attempt, "reason", reason);
+            }
+            return false;
+        }
+        Map<String, Object> record = finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(),
+                "done", null, startedAt, attempt, invocation);
+        record.putAll(result);
+        return recordQuietly(record, writes, message);
+    }
+
+    private Map<String, Object> execute(Task task, WriteStats writes) throws Exception {
+        Map<String, Object> result = new LinkedHashMap<>();
+        switch (task) {
+            case ScanTask scan -> {
+                ScanResult stats = scans.execute(scan);
+                result.put("bucket", scan.bucket());
+                result.put("key", scan.key());
+                result.put("events", stats.events());
+                result.put("malformed", stats.malformed());
+                result.put("malformedLines", stats.malformedLines());
+                result.put("oversizedLines", stats.oversizedLines());
+                result.put("bytes", stats.bytes());
+                result.put("compressedBytes", stats.compressedBytes());
+                result.put("countBy", stats.countBy());
+                if (stats.matches() != null) result.put("matches", stats.matches());
+            }
+            case HashTask hash -> {
+                result.put("hashes", hashes.execute(hash, writes));
+                result.put("cost", hash.cost());
+            }
+        }
+        return result;
+    }
+
+    private Map<String, Object> finalRecord(String runId, String taskId, String kind, Instant enqueuedAt, String status,
+                                            String reason, Instant startedAt, int attempt, Invocation invocation) {
+        Instant finishedAt = clock.instant();
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("runId", runId);
+        record.put("taskId", taskId);
+        record.put("kind", kind);
+        record.put("status", status);
+        if (reason != null) record.put("reason", reason);
+        if (enqueuedAt != null) record.put("enqueuedAt", enqueuedAt.toEpochMilli());
+        record.put("startedAt", startedAt.toEpochMilli());
+        record.put("finishedAt", finishedAt.toEpochMilli());
+        record.put("durationMs", finishedAt.toEpochMilli() - startedAt.toEpochMilli());
+        record.put("attempt", attempt);
+        record.put("requestId", invocation.requestId());
+        record.put("functionName", invocation.functionName());
+        record.put("functionVersion", invocation.functionVersion());
+        record.put("memoryMb", invocation.memoryMb());
+        record.put("architecture", invocation.architecture());
+        record.put("threads", invocation.threads());
+        record.put("vcpuShare", invocation.vcpuShare());
+        record.put("coldStart", invocation.coldStart());
+        if (invocation.initMs() != null) record.put("initMs", invocation.initMs());
+        return record;
+    }
+
+    /** Writes the final record; a failure to write it is transient, so the message comes back. */
+    private boolean recordQuietly(Map<String, Object> record, WriteStats writes, SQSMessage message) {
+        try {
+            // The write of the record itself is one more DynamoDB call of this task.
+            record.put("ddbWriteCalls", writes.calls() + 1);
+            record.put("ddbWriteMsTotal", writes.totalMs());
+            record.put("ddbWriteMsMax", writes.maxMs());
+            records.recordFinal(record, writes);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.error("could not write the task record; the message will be retried", e,
+                    "runId", record.get("runId"), "taskId", record.get("taskId"), "messageId", message.getMessageId());
+            return false;
+        }
+    }
+
+    static int receiveCount(SQSMessage message) {
+        Map<String, String> attributes = message.getAttributes();
+        String count = attributes == null ? null : attributes.get("ApproximateReceiveCount");
+        try {
+            return count == null ? 1 : Integer.parseInt(count);
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package batchpipe.worker.record;
+
+import batchpipe.worker.task.WriteStats;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageResponse;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.CALLS_REAL_METHODS;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.withSettings;
+
+/**
+ * The table as the mocks see it: run r1 planned in {@code shards} progress shards. "hash-000001" belongs to
+ * shard 1 of 3 (crc32 = 612,114,766) and to shard 0 of 1.
+ */
+class TaskRecordStoreTest {
+    private static final String TABLE = "tbl";
+    private static final String COMPLETIONS = "https://sqs/completions";
+    private static final String TASK = "hash-000001";
+
+    private DynamoDbClient dynamoDb;
+    private SqsClient sqs;
+    private TaskRecordStore store;
+    /** What a GetItem of each sort key answers. */
+    private final Map<String, Map<String, AttributeValue>> items = new HashMap<>();
+    /** What an UpdateItem of each sort key answers (ALL_NEW attributes), or null to fail its condition. */
+    private final Map<String, Map<String, AttributeValue>> updates = new HashMap<>();
+
+    @BeforeEach
+    void setUp() {
+        dynamoDb = mock(DynamoDbClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+        sqs = mock(SqsClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+        doAnswer(invocation -> {
+            GetItemRequest request = invocation.getArgument(0);
+            Map<String, AttributeValue> item = items.get(request.key().get("sk").s());
+            return item == null ? GetItemResponse.builder().build() : GetItemResponse.builder().item(item).build();
+        }).when(dynamoDb).getItem(any(GetItemRequest.class));
+        doAnswer(invocation -> {
+            UpdateItemRequest request = invocation.getArgument(0);
+            String sk = request.key().get("sk").s();
+            if (!updates.containsKey(sk) || updates.get(sk) == null) {
+                throw ConditionalCheckFailedException.builder().message("The conditional request failed").build();
+            }
+            return UpdateItemResponse.builder().attributes(updates.get(sk)).build();
+        }).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
+        doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
+        doReturn(SendMessageResponse.builder().build()).when(sqs).sendMessage(any(SendMessageRequest.class));
+        store = new TaskRecordStore(dynamoDb, sqs, TABLE, COMPLETIONS);
+    }
+
+    private void runWithShards(int shards) {
+        items.put("run", Map.of("shards", AttributeValue.fromN(Integer.toString(shards))));
+    }
+
+    private static Map<String, AttributeValue> progress(long planned, String... counted) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put("planned", AttributeValue.fromN(Long.toString(planned)));
+        if (counted.length > 0) item.put("counted", AttributeValue.fromSs(List.of(counted)));
+        return item;
+    }
+
+    private static Map<String, AttributeValue> completeShards(String... shards) {
+        return Map.of("completeShards", AttributeValue.fromSs(List.of(shards)));
+    }
+
+    private List<UpdateItemRequest> updateRequests(int calls) {
+        ArgumentCaptor<UpdateItemRequest> captor = ArgumentCaptor.forClass(UpdateItemRequest.class);
+        verify(dynamoDb, times(calls)).updateItem(captor.capture());
+        return captor.getAllValues();
+    }
+
+    private static Map<String, Object> record(String status) {
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("runId", "r1");
+        record.put("taskId", TASK);
+        record.put("kind", "hash");
+        record.put("status", status);
+        record.put("hashes", 3);
+        return record;
+    }
+
+    // ---- find ----------------------------------------------------------------------------
+
+    @Test
+    void find_readsTheTaskRecordConsistently() {
+        items.put("task#" + TASK, Map.of("status", AttributeValue.fromS("done"), "hashes", AttributeValue.fromN("3")));
+
+        Optional<Map<String, Object>> found = store.find("r1", TASK);
+
+        assertThat(found).contains(Map.of("status", "done", "hashes", 3L));
+        ArgumentCaptor<GetItemRequest> captor = ArgumentCaptor.forClass(GetItemRequest.class);
+        verify(dynamoDb).getItem(captor.capture());
+        assertThat(captor.getValue().tableName()).isEqualTo(TABLE);
+        assertThat(captor.getValue().consistentRead()).isTrue();
+        assertThat(captor.getValue().key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("task#" + TASK)));
+    }
+
+    @Test
+    void find_ofATaskWithoutRecordIsEmpty() {
+        assertThat(store.find("r1", TASK)).isEmpty();
+    }
+
+    // ---- recordFinal ---------------------------------------------------------------------
+
+    @Test
+    void recordFinal_putsTheRecordOnlyIfNoneExistsAndCountsIt() {
+        runWithShards(3);
+        updates.put("progress#001", progress(5, TASK));
+        WriteStats writes = new WriteStats();
+
+        boolean written = store.recordFinal(record("done"), writes);
+
+        assertThat(written).isTrue();
+        ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(dynamoDb).putItem(put.capture());
+        assertThat(put.getValue().tableName()).isEqualTo(TABLE);
+        assertThat(put.getValue().conditionExpression()).isEqualTo("attribute_not_exists(pk)");
+        assertThat(put.getValue().item()).containsOnly(
+                Map.entry("pk", AttributeValue.fromS("run#r1")),
+                Map.entry("sk", AttributeValue.fromS("task#" + TASK)),
+                Map.entry("runId", AttributeValue.fromS("r1")),
+                Map.entry("taskId", AttributeValue.fromS(TASK)),
+                Map.entry("kind", AttributeValue.fromS("hash")),
+                Map.entry("status", AttributeValue.fromS("done")),
+                Map.entry("hashes", AttributeValue.fromN("3")));
+        UpdateItemRequest count = updateRequests(1).get(0);
+        assertThat(count.expressionAttributeNames()).isEqualTo(Map.of("#status", "done"));
+        assertThat(writes.calls()).isEqualTo(2);
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void recordFinal_afterAnEarlierDeliveryCountsWithTheStoredStatusAndNotTwice() {
+        runWithShards(3);
+        doThrow(ConditionalCheckFailedException.builder().message("exists").build()).when(dynamoDb).putItem(any(PutItemRequest.class));
+        items.put("task#" + TASK, Map.of("status", AttributeValue.fromS("failed")));
+        updates.put("progress#001", null);                       // already counted: the condition fails
+        items.put("progress#001", progress(5, TASK, "hash-000004"));
+
+        boolean written = store.recordFinal(record("done"), new WriteStats());
+
+        assertThat(written).isFalse();
+        UpdateItemRequest count = updateRequests(1).get(0);
+        assertThat(count.expressionAttributeNames()).isEqualTo(Map.of("#status", "failed"));
+        assertThat(count.conditionExpression()).isEqualTo("attribute_exists(pk) AND NOT contains(counted, :taskId)");
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    // ---- countOnce -----------------------------------------------------------------------
+
+    @Test
+    void countOnce_addsTheTaskToItsShardWithAConditionThatItIsNotThereYet() {
+        runWithShards(3);
+        updates.put("progress#001", progress(5, TASK));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        UpdateItemRequest request = updateRequests(1).get(0);
+        assertThat(request.tableName()).isEqualTo(TABLE);
+        assertThat(request.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("progress#001")));
+        assertThat(request.updateExpression()).isEqualTo("ADD counted :id, #status :one");
+        assertThat(request.conditionExpression()).isEqualTo("attribute_exists(pk) AND NOT contains(counted, :taskId)");
+        assertThat(request.expressionAttributeNames()).isEqualTo(Map.of("#status", "done"));
+        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(
+                ":id", AttributeValue.fromSs(List.of(TASK)),
+                ":taskId", AttributeValue.fromS(TASK),
+                ":one", AttributeValue.fromN("1")));
+        assertThat(request.returnValues()).isEqualTo(ReturnValue.ALL_NEW);
+    }
+
+    @Test
+    void countOnce_doesNothingMoreWhileTheShardIsIncomplete() {
+        runWithShards(3);
+        updates.put("progress#001", progress(5, "hash-000004", TASK));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        updateRequests(1);
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void countOnce_marksTheShardCompleteButWaitsForTheOtherShards() {
+        runWithShards(3);
+        updates.put("progress#001", progress(2, "hash-000004", TASK));
+        updates.put("run", completeShards("0", "1"));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        UpdateItemRequest run = updateRequests(2).get(1);
+        assertThat(run.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("run")));
+        assertThat(run.updateExpression()).isEqualTo("ADD completeShards :shard");
+        assertThat(run.expressionAttributeValues()).isEqualTo(Map.of(":shard", AttributeValue.fromSs(List.of("1"))));
+        assertThat(run.returnValues()).isEqualTo(ReturnValue.ALL_NEW);
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void countOnce_sendsTheCompletionWhenTheLastShardCompletes() {
+        runWithShards(3);
+        updates.put("progress#001", progress(2, "hash-000004", TASK));
+        updates.put("run", completeShards("0", "1", "2"));
+
+        store.countOnce("r1", TASK, "rejected", new WriteStats());
+
+        ArgumentCaptor<SendMessageRequest> captor = ArgumentCaptor.forClass(SendMessageRequest.class);
+        verify(sqs).sendMessage(captor.capture());
+        assertThat(captor.getValue().queueUrl()).isEqualTo(COMPLETIONS);
+        assertThat(captor.getValue().messageBody()).isEqualTo("{\"runId\":\"r1\"}");
+    }
+
+    @Test
+    void countOnce_withOneShardCompletesTheRunWithTheLastTask() {
+        runWithShards(1);
+        updates.put("progress#000", progress(1, TASK));
+        updates.put("run", completeShards("0"));
+        WriteStats writes = new WriteStats();
+
+        store.countOnce("r1", TASK, "done", writes);
+
+        assertThat(updateRequests(2).get(0).key().get("sk")).isEqualTo(AttributeValue.fromS("progress#000"));
+        verify(sqs).sendMessage(any(SendMessageRequest.class));
+        assertThat(writes.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void countOnce_ofAnAlreadyCountedTaskInAnUnfinishedShardChangesNothing() {
+        runWithShards(3);
+        updates.put("progress#001", null);
+        items.put("progress#001", progress(5, TASK));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        updateRequests(1);
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void countOnce_withoutRunRecordCountsNothing() {
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        verify(dynamoDb, never()).updateItem(any(UpdateItemRequest.class));
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void countOnce_withoutProgressShardCountsNothing() {
+        runWithShards(3);
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        updateRequests(1);
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void countOnce_readsTheShardCountOfARunOnce() {
+        runWithShards(3);
+        updates.put("progress#001", progress(5, TASK));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        ArgumentCaptor<GetItemRequest> captor = ArgumentCaptor.forClass(GetItemRequest.class);
+        verify(dynamoDb, times(1)).getItem(captor.capture());
+        assertThat(captor.getValue().key().get("sk")).isEqualTo(AttributeValue.fromS("run"));
+        assertThat(captor.getValue().projectionExpression()).isEqualTo("shards");
+        assertThat(captor.getValue().consistentRead()).isTrue();
+    }
+}

@@ -1,0 +1,280 @@
+package batchpipe.worker.task;
+
+import batchpipe.common.task.HashTask;
+import batchpipe.common.task.ScanTask;
+import batchpipe.common.task.TaskCodec;
+import batchpipe.common.task.TaskLimits;
+import batchpipe.worker.hash.HashExecutor;
+import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.scan.ScanExecutor;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.verifyNoMoreInteractions;
+import static org.mockito.Mockito.when;
+
+class TaskProcessorTest {
+    private static final Invocation INVOCATION =
+            new Invocation("req-1", "batchpipe-worker", "$LATEST", 1024, "arm64", 2, 0.579, true, 250L);
+    private static final String HASH_BODY = "{\"v\":1,\"runId\":\"r1\",\"taskId\":\"hash-000001\",\"kind\":\"hash\","
+            + "\"enqueuedAt\":\"2026-11-30T01:02:03.000Z\",\"cost\":4,\"count\":3,\"prefix\":\"password_\",\"start\":1}";
+    private static final HashTask HASH_TASK =
+            new HashTask("r1", "hash-000001", Instant.parse("2026-11-30T01:02:03Z"), 4, 3, "password_", 1, null);
+    private static final long ENQUEUED = 1_796_000_523_000L;  // 2026-11-30T01:02:03Z
+    private static final long STARTED = 1_796_000_530_000L;   // 7 s later
+    private static final long FINISHED = 1_796_000_532_500L;  // 2.5 s after the start
+
+    private TaskRecordStore records;
+    private ScanExecutor scans;
+    private HashExecutor hashes;
+    private TaskProcessor processor;
+
+    /** Answers the instants in order: the start of the message, then its finish. */
+    private static final class StepClock extends Clock {
+        private final Deque<Instant> instants = new ArrayDeque<>();
+
+        StepClock(long... millis) {
+            for (long m : millis) instants.add(Instant.ofEpochMilli(m));
+        }
+
+        @Override
+        public Instant instant() {
+            return instants.size() > 1 ? instants.poll() : instants.peek();
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+
+    @BeforeEach
+    void setUp() {
+        records = mock(TaskRecordStore.class);
+        scans = mock(ScanExecutor.class);
+        hashes = mock(HashExecutor.class);
+        processor = new TaskProcessor(new TaskCodec(TaskLimits.defaults()), records, scans, hashes, 3,
+                new StepClock(STARTED, FINISHED));
+    }
+
+    private static SQSMessage message(String body, String receiveCount) {
+        SQSMessage m = new SQSMessage();
+        m.setMessageId("msg-1");
+        m.setBody(body);
+        if (receiveCount != null) m.setAttributes(Map.of("ApproximateReceiveCount", receiveCount));
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> recorded() {
+        ArgumentCaptor<Map<String, Object>> captor = ArgumentCaptor.forClass(Map.class);
+        verify(records).recordFinal(captor.capture(), any(WriteStats.class));
+        return captor.getValue();
+    }
+
+    @Test
+    void process_notATaskReturnsFalseAndRecordsNothing() {
+        boolean deletable = processor.process(message("this is not a task", "1"), INVOCATION);
+
+        assertThat(deletable).isFalse();
+        verifyNoInteractions(records, scans, hashes);
+    }
+
+    @Test
+    void process_invalidTaskIsRecordedRejectedWithTheReason() {
+        String body = HASH_BODY.replace("\"cost\":4", "\"cost\":20");
+
+        boolean deletable = processor.process(message(body, "1"), INVOCATION);
+
+        assertThat(deletable).isTrue();
+        assertThat(recorded()).containsExactly(
+                entry("runId", "r1"),
+                entry("taskId", "hash-000001"),
+                entry("kind", "hash"),
+                entry("status", "rejected"),
+                entry("reason", "'cost' is 20, outside the allowed range 4 to 14 (MAX_HASH_COST)"),
+                entry("startedAt", STARTED),
+                entry("finishedAt", FINISHED),
+                entry("durationMs", 2_500L),
+                entry("attempt", 1),
+                entry("requestId", "req-1"),
+                entry("functionName", "batchpipe-worker"),
+                entry("functionVersion", "$LATEST"),
+                entry("memoryMb", 1024),
+                entry("architecture", "arm64"),
+                entry("threads", 2),
+                entry("vcpuShare", 0.579),
+                entry("coldStart", true),
+                entry("initMs", 250L),
+                entry("ddbWriteCalls", 1L),
+                entry("ddbWriteMsTotal", 0.0),
+                entry("ddbWriteMsMax", 0.0));
+        verify(records, never()).find(anyString(), anyString());
+        verifyNoInteractions(scans, hashes);
+    }
+
+    @Test
+    void process_successIsRecordedDoneWithTheResult() throws Exception {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION);
+
+        assertThat(deletable).isTrue();
+        assertThat(recorded()).containsExactly(
+                entry("runId", "r1"),
+                entry("taskId", "hash-000001"),
+                entry("kind", "hash"),
+                entry("status", "done"),
+                entry("enqueuedAt", ENQUEUED),
+                entry("startedAt", STARTED),
+                entry("finishedAt", FINISHED),
+                entry("durationMs", 2_500L),
+                entry("attempt", 2),
+                entry("requestId", "req-1"),
+                entry("functionName", "batchpipe-worker"),
+                entry("functionVersion", "$LATEST"),
+                entry("memoryMb", 1024),
+                entry("architecture", "arm64"),
+                entry("threads", 2),
+                entry("vcpuShare", 0.579),
+                entry("coldStart", true),
+                entry("initMs", 250L),
+                entry("hashes", 3),
+                entry("cost", 4),
+                entry("ddbWriteCalls", 1L),
+                entry("ddbWriteMsTotal", 0.0),
+                entry("ddbWriteMsMax", 0.0));
+        verifyNoInteractions(scans);
+    }
+
+    @Test
+    void process_transientFailureBelowMaxReceiveCountReturnsFalseAndRecordsNothing() throws Exception {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION);
+
+        assertThat(deletable).isFalse();
+        verify(records, never()).recordFinal(anyMap(), any());
+        verify(records, never()).countOnce(anyString(), anyString(), anyString(), any());
+    }
+
+    @Test
+    void process_transientFailureOnTheLastReceiveIsRecordedFailedAndReturnsFalse() throws Exception {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+
+        boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION);
+
+        assertThat(deletable).isFalse();
+        Map<String, Object> record = recorded();
+        assertThat(record).containsEntry("status", "failed")
+                .containsEntry("reason", "IllegalStateException: throttled")
+                .containsEntry("kind", "hash")
+                .containsEntry("enqueuedAt", ENQUEUED)
+                .containsEntry("attempt", 3)
+                .doesNotContainKey("hashes");
+    }
+
+    @Test
+    void process_transientFailureAfterTheLastReceiveIsRecordedToo() throws Exception {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+
+        assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION)).isFalse();
+        assertThat(recorded()).containsEntry("status", "failed").containsEntry("attempt", 5);
+    }
+
+    @Test
+    void process_alreadyRecordedTaskOnlyFinishesItsBookkeeping() {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.of(Map.of("status", "done")));
+
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION);
+
+        assertThat(deletable).isTrue();
+        verify(records).find("r1", "hash-000001");
+        verify(records).countOnce(eq("r1"), eq("hash-000001"), eq("done"), any(WriteStats.class));
+        verifyNoMoreInteractions(records);
+        verifyNoInteractions(scans, hashes);
+    }
+
+    @Test
+    void process_permanentFailureIsRecordedRejected() throws Exception {
+        String body = "{\"v\":1,\"runId\":\"r1\",\"taskId\":\"scan-1\",\"kind\":\"scan\",\"enqueuedAt\":\"2026-11-30T01:02:03Z\","
+                + "\"bucket\":\"logs\",\"key\":\"gone.json\"}";
+        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(scans.execute(any(ScanTask.class))).thenThrow(new PermanentTaskException("s3://logs/gone.json does not exist", null));
+
+        boolean deletable = processor.process(message(body, "1"), INVOCATION);
+
+        assertThat(deletable).isTrue();
+        assertThat(recorded()).containsEntry("status", "rejected").containsEntry("kind", "scan")
+                .containsEntry("reason", "s3://logs/gone.json does not exist").containsEntry("enqueuedAt", ENQUEUED);
+        verifyNoInteractions(hashes);
+    }
+
+    @Test
+    void process_returnsFalseWhenTheRecordCannotBeRead() {
+        when(records.find("r1", "hash-000001")).thenThrow(new IllegalStateException("DynamoDB unavailable"));
+
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION)).isFalse();
+        verifyNoInteractions(hashes);
+        verify(records, never()).recordFinal(anyMap(), any());
+    }
+
+    @Test
+    void process_returnsFalseWhenTheRecordCannotBeWritten() throws Exception {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        doThrow(new IllegalStateException("DynamoDB unavailable")).when(records).recordFinal(anyMap(), any());
+
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION)).isFalse();
+    }
+
+    @Test
+    void receiveCount_readsTheAttributeAndDefaultsToOne() {
+        assertThat(TaskProcessor.receiveCount(message("x", "4"))).isEqualTo(4);
+        assertThat(TaskProcessor.receiveCount(message("x", null))).isEqualTo(1);
+        assertThat(TaskProcessor.receiveCount(message("x", "many"))).isEqualTo(1);
+        SQSMessage other = message("x", null);
+        other.setAttributes(new HashMap<>(Map.of("SentTimestamp", "1")));
+        assertThat(TaskProcessor.receiveCount(other)).isEqualTo(1);
+    }
+
+    @Test
+    void invocation_normalizesTheJvmArchitectureName() {
+        assertThat(List.of("aarch64", "arm64", "amd64", "x86_64", "x86-64", "riscv64"))
+                .map(Invocation::normalizedArchitecture)
+                .containsExactly("arm64", "arm64", "x86_64", "x86_64", "x86_64", "riscv64");
+    }
+}
