@@ -1,0 +1,67 @@
+package batchpipe.aggregator;
+
+import batchpipe.common.aws.AwsClients;
+import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.json.Json;
+import batchpipe.common.log.StructuredLog;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a run's report. Two event shapes: an SQS event from the completions queue (the worker that
+ * finished the run sent {@code {"runId"}}), answered with a partial batch response; or
+ * {@code {"runId": "..."}} on demand, answered with the report itself.
+ */
+public final class AggregatorHandler implements RequestStreamHandler {
+    private static final StructuredLog LOG = StructuredLog.of(AggregatorHandler.class);
+
+    private final ReportService reports;
+
+    public AggregatorHandler() {
+        this(FunctionEnvironment.require(FunctionEnvironment.current(), "TABLE_NAME"), AwsClients.dynamoDb());
+    }
+
+    AggregatorHandler(String table, DynamoDbClient dynamoDb) {
+        this.reports = new ReportService(new RunReader(dynamoDb, table), dynamoDb, table);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+        Map<String, Object> event = Json.parseObject(new String(input.readAllBytes(), StandardCharsets.UTF_8));
+        Object response;
+        if (event.get("Records") instanceof List<?> records) {
+            List<Map<String, String>> failures = new ArrayList<>();
+            for (Object r : records) {
+                Map<String, Object> record = (Map<String, Object>) r;
+                String messageId = String.valueOf(record.get("messageId"));
+                try {
+                    reports.report(runIdOf(Json.parseObject(String.valueOf(record.get("body")))));
+                } catch (RuntimeException e) {
+                    LOG.error("report failed; the message will be retried", e, "messageId", messageId);
+                    failures.add(Map.of("itemIdentifier", messageId));
+                }
+            }
+            response = Map.of("batchItemFailures", failures);
+        } else {
+            response = reports.report(runIdOf(event));
+        }
+        output.write(Json.write(response).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String runIdOf(Map<String, Object> event) {
+        if (!(event.get("runId") instanceof String runId) || runId.isBlank()) {
+            throw new IllegalArgumentException("the aggregator needs {\"runId\": \"...\"}; got fields " + event.keySet());
+        }
+        return runId;
+    }
+}

@@ -1,0 +1,59 @@
+package batchpipe.aggregator;
+
+import batchpipe.common.table.ItemCodec;
+import batchpipe.common.table.TableKeys;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Reads a run's record and all its task records: paginated Queries over the run's partition. */
+public final class RunReader {
+    private final DynamoDbClient dynamoDb;
+    private final String table;
+
+    public RunReader(DynamoDbClient dynamoDb, String table) {
+        this.dynamoDb = dynamoDb;
+        this.table = table;
+    }
+
+    /** A run as stored: its record (null when there is none) and its task records in task-id order. */
+    public record StoredRun(Map<String, Object> run, List<Map<String, Object>> tasks) {
+    }
+
+    public StoredRun read(String runId) {
+        Map<String, Object> run = null;
+        List<Map<String, AttributeValue>> runItems = query(runId, TableKeys.RUN_SK);
+        for (Map<String, AttributeValue> item : runItems) {
+            if (TableKeys.RUN_SK.equals(item.get(TableKeys.SK).s())) run = ItemCodec.fromItem(item);
+        }
+        List<Map<String, Object>> tasks = new ArrayList<>();
+        for (Map<String, AttributeValue> item : query(runId, TableKeys.TASK_PREFIX)) {
+            tasks.add(ItemCodec.fromItem(item));
+        }
+        return new StoredRun(run, tasks);
+    }
+
+    private List<Map<String, AttributeValue>> query(String runId, String skPrefix) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Map<String, AttributeValue> startKey = null;
+        do {
+            QueryResponse page = dynamoDb.query(QueryRequest.builder()
+                    .tableName(table)
+                    .consistentRead(true)
+                    .keyConditionExpression("pk = :pk AND begins_with(sk, :sk)")
+                    .expressionAttributeValues(Map.of(
+                            ":pk", AttributeValue.fromS(TableKeys.runPk(runId)),
+                            ":sk", AttributeValue.fromS(skPrefix)))
+                    .exclusiveStartKey(startKey)
+                    .build());
+            items.addAll(page.items());
+            startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (startKey != null);
+        return items;
+    }
+}
