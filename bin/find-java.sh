@@ -17,6 +17,13 @@ batchpipe_find_java() {
     if [ -n "$major" ] && [ "$major" -ge 21 ]; then
       JAVA="$candidate"
       export JAVA_HOME="$home"
+      # Maven's own libraries still call sun.misc.Unsafe; JDK 24+ warns about it on every run.
+      if [ "$major" -ge 24 ]; then
+        case " ${MAVEN_OPTS:-} " in
+          *sun-misc-unsafe-memory-access*) ;;
+          *) export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
+        esac
+      fi
       return 0
     fi
   done
