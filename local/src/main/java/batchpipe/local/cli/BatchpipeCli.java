@@ -1,0 +1,55 @@
+package batchpipe.local.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
+
+/** {@code ./batchpipe}: the local stack, local invocations and the demo, on the project's own code. */
+@Command(name = "batchpipe", mixinStandardHelpOptions = true, version = "batchpipe 0.1.0",
+        description = "Event-driven batch pipeline on SQS and Lambda: run it locally, invoke its functions, measure it.",
+        subcommands = {LocalCommand.class, InvokeCommand.class, DemoCommand.class, ScanCommand.class, HashCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"", "Tests: ./batchpipe test (runs ./mvnw verify with a JDK 21+)."})
+public final class BatchpipeCli implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line: usage errors are one line and exit 2; failures say what went wrong and exit 1. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new BatchpipeCli());
+        cli.setParameterExceptionHandler((error, args) -> {
+            PrintWriter err = error.getCommandLine().getErr();
+            err.println("batchpipe: " + error.getMessage() + " (see: batchpipe " + commandPath(error.getCommandLine()) + "--help)");
+            return 2;
+        });
+        cli.setExecutionExceptionHandler((error, commandLine, parseResult) -> {
+            commandLine.getErr().println("batchpipe: " + describe(error));
+            if (System.getenv("BATCHPIPE_DEBUG") != null) error.printStackTrace(commandLine.getErr());
+            return 1;
+        });
+        return cli;
+    }
+
+    private static String commandPath(CommandLine commandLine) {
+        StringBuilder path = new StringBuilder();
+        for (CommandLine c = commandLine; c.getParent() != null; c = c.getParent()) {
+            path.insert(0, c.getCommandName() + " ");
+        }
+        return path.toString();
+    }
+
+    static String describe(Throwable error) {
+        String message = error.getMessage();
+        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+    }
+}

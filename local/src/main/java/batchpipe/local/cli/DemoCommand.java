@@ -1,0 +1,122 @@
+package batchpipe.local.cli;
+
+import batchpipe.local.demo.Demo;
+import batchpipe.local.esm.SqsEventSourceMapping;
+import batchpipe.local.runtime.LocalPipeline;
+import batchpipe.local.stack.LocalStack;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Runs the whole pipeline on a fresh local stack and writes its report.",
+                "Loads seeded sample logs, invokes the producer as the schedule would, lets the event source mappings",
+                "drive the workers until the run completes, runs the aggregator, prints a summary and writes",
+                "report.json and report.md into --out."})
+final class DemoCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--objects", defaultValue = "24", description = "Sample log objects to scan (default: ${DEFAULT-VALUE}).")
+    int objects;
+
+    @Option(names = "--lines", defaultValue = "20000", description = "JSON lines per object (default: ${DEFAULT-VALUE}).")
+    int lines;
+
+    @Option(names = "--hash-batches", defaultValue = "8", description = "Password batches to hash (default: ${DEFAULT-VALUE}).")
+    int hashBatches;
+
+    @Option(names = "--batch-size", defaultValue = "25", description = "Passwords per batch (default: ${DEFAULT-VALUE}).")
+    int batchSize;
+
+    @Option(names = "--cost", defaultValue = "10", description = "bcrypt cost (default: ${DEFAULT-VALUE}).")
+    int cost;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of the sample data (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", description = "Folder for the report files (default: out/<runId>).")
+    Path out;
+
+    @Option(names = "--timeout", defaultValue = "600", description = "Seconds to wait for the run (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Option(names = "--verbose", description = "Show the functions' log lines (JSON) on stderr.")
+    boolean verbose;
+
+    @Mixin
+    StackOptions stackOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        if (objects < 0 || lines < 1 || hashBatches < 0 || batchSize < 1 || batchSize > 1000 || timeoutSeconds < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--objects and --hash-batches must be >= 0, --lines >= 1, --batch-size 1 to 1000, --timeout >= 1");
+        }
+        if (objects == 0 && hashBatches == 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "nothing to do: --objects and --hash-batches are both 0");
+        }
+        PrintStream err = System.err;
+        // The functions' JSON logs would drown the progress bar; --verbose shows them.
+        PrintStream functionLog = verbose ? err : QuietStreams.discard();
+        PrintStream stdout = System.out;
+        if (!verbose) System.setOut(functionLog); // the functions log to stdout, as on Lambda
+        err.println("batchpipe demo: starting the local stack (ElasticMQ, S3Proxy, dynalite)...");
+        try (LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
+            stack.useForThisProcess();
+            try (LocalPipeline pipeline = LocalPipeline.start(stack, functionLog, true)) {
+                err.printf(Locale.ROOT, "batchpipe demo: %d objects x %d lines to scan, %d x %d passwords at cost %d%n",
+                        objects, lines, hashBatches, batchSize, cost);
+                ProgressBar bar = new ProgressBar(err, "tasks");
+                Demo.Outcome outcome = new Demo(pipeline).run(new Demo.Settings(objects, lines, hashBatches, batchSize, cost, seed, null, out, true,
+                        Duration.ofSeconds(timeoutSeconds)), bar::update);
+                bar.finish();
+                System.setOut(stdout);
+                printSummary(stdout, outcome, pipeline, stack);
+            }
+        } finally {
+            System.setOut(stdout);
+        }
+        return 0;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack) {
+        Map<String, Object> report = outcome.report();
+        Map<String, Object> overall = (Map<String, Object>) report.get("overall");
+        Map<String, Object> totals = (Map<String, Object>) overall.get("totals");
+        Map<String, Object> throughput = (Map<String, Object>) overall.get("throughput");
+        Map<String, Object> planned = (Map<String, Object>) outcome.plan().get("planned");
+        Map<String, Object> window = (Map<String, Object>) report.get("window");
+        out.printf(Locale.ROOT, "Run %s: %s, %s tasks (%s scan, %s hash) %s in %s s (demo wall time %.1f s)%n",
+                outcome.runId(), report.get("status"), overall.get("tasks"), planned.get("scan"), planned.get("hash"),
+                overall.get("byStatus"), window.get("seconds"), outcome.wallSeconds());
+        out.printf(Locale.ROOT, "  events processed: %,d (malformed lines: %,d), %.1f MB uncompressed from %.1f MB compressed%n",
+                (Long) totals.get("events"), (Long) totals.get("malformed"), ((Long) totals.get("bytes")) / 1e6,
+                ((Long) totals.get("compressedBytes")) / 1e6);
+        out.printf(Locale.ROOT, "  hashes processed: %,d%n", (Long) totals.get("hashes"));
+        out.printf(Locale.ROOT, "  throughput: %s tasks/s, %s events/s, %s MB/s, %s hashes/s%n", throughput.get("tasksPerSecond"),
+                throughput.get("eventsPerSecond"), throughput.get("uncompressedMBPerSecond"), throughput.get("hashesPerSecond"));
+        for (Map.Entry<String, SqsEventSourceMapping.Stats> e : pipeline.mappingStats().entrySet()) {
+            SqsEventSourceMapping.Stats s = e.getValue();
+            out.printf(Locale.ROOT, "  %s: %d invocations, %d messages delivered, %d deleted, %d returned to the queue%n",
+                    e.getKey(), s.invocations(), s.messagesDelivered(), s.messagesDeleted(), s.messagesReturned());
+        }
+        out.printf(Locale.ROOT, "  dead-letter queue: %s messages%n", visibleMessages(stack, "TasksDeadLetterQueue"));
+        out.println("  report: " + outcome.outDir().resolve("report.json") + ", " + outcome.outDir().resolve("report.md"));
+    }
+
+    private static String visibleMessages(LocalStack stack, String queueLogicalId) {
+        var attributes = stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref(queueLogicalId))
+                .attributeNamesWithStrings("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")).attributesAsStrings();
+        return attributes.get("ApproximateNumberOfMessages") + " visible, " + attributes.get("ApproximateNumberOfMessagesNotVisible") + " in flight";
+    }
+}

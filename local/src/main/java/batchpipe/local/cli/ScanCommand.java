@@ -1,0 +1,118 @@
+package batchpipe.local.cli;
+
+import batchpipe.common.aws.AwsClients;
+import batchpipe.worker.pool.PoolSize;
+import batchpipe.worker.scan.LogScanner;
+import batchpipe.worker.scan.Match;
+import batchpipe.worker.scan.ScanOptions;
+import batchpipe.worker.scan.ScanResult;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
+
+@Command(name = "scan", mixinStandardHelpOptions = true,
+        description = {"Scans JSON-lines logs (zstd, gzip or plain, told apart by their first bytes) with the worker's scanner.",
+                "Prints the stats JSON: one object for one input, an array for several (in input order).",
+                "s3://bucket/key inputs are read through the standard SDK settings (AWS_ENDPOINT_URL_S3, a profile, ...)."})
+final class ScanCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "INPUT", description = "A file, or s3://bucket/key.")
+    List<String> inputs;
+
+    @Option(names = "--count-by", split = ",", paramLabel = "PATH", description = "Field paths to count values of, dotted for nesting (default: level,status).")
+    List<String> countBy = List.of("level", "status");
+
+    @Option(names = "--contains", paramLabel = "TEXT", description = "Count the events whose raw line contains TEXT.")
+    String contains;
+
+    @Option(names = "--field", paramLabel = "PATH", description = "With --equals: count the events whose field PATH equals VALUE.")
+    String field;
+
+    @Option(names = "--equals", paramLabel = "VALUE", description = "The value for --field (numbers and booleans as written: 200, true).")
+    String equals;
+
+    @Option(names = "--workers", paramLabel = "N", description = "Parser threads (default: the available processors).")
+    Integer workers;
+
+    @Override
+    public Integer call() throws Exception {
+        Match match = match();
+        ScanOptions options;
+        try {
+            options = ScanOptions.defaults().withCountBy(countBy).withMatch(match);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        int threads = workers != null ? workers : PoolSize.from(System.getenv(), Runtime.getRuntime().availableProcessors()).threads();
+        if (threads < 1 || threads > 256) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, got " + threads);
+        }
+        for (String input : inputs) {
+            if (!input.startsWith("s3://") && !Files.isRegularFile(Path.of(input))) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "input file not found: " + input);
+            }
+        }
+        ForkJoinPool pool = new ForkJoinPool(threads);
+        S3Client s3 = null;
+        try {
+            LogScanner scanner = new LogScanner(pool);
+            List<String> results = new ArrayList<>();
+            for (String input : inputs) {
+                if (input.startsWith("s3://")) {
+                    if (s3 == null) s3 = AwsClients.s3();
+                    results.add(scanS3(scanner, s3, input, options).toJson());
+                } else {
+                    try (InputStream in = Files.newInputStream(Path.of(input))) {
+                        results.add(scanner.scan(in, options).toJson());
+                    }
+                }
+            }
+            System.out.println(results.size() == 1 ? results.get(0) : "[" + String.join(",", results) + "]");
+            return 0;
+        } finally {
+            pool.shutdownNow();
+            if (s3 != null) s3.close();
+        }
+    }
+
+    private ScanResult scanS3(LogScanner scanner, S3Client s3, String url, ScanOptions options) throws Exception {
+        String rest = url.substring("s3://".length());
+        int slash = rest.indexOf('/');
+        if (slash <= 0 || slash == rest.length() - 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "expected s3://bucket/key, got " + url);
+        }
+        String bucket = rest.substring(0, slash);
+        String key = rest.substring(slash + 1);
+        try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key))) {
+            return scanner.scan(in, options);
+        }
+    }
+
+    private Match match() {
+        if (contains != null && (field != null || equals != null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give either --contains or --field with --equals, not both");
+        }
+        if ((field == null) != (equals == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--field and --equals go together");
+        }
+        try {
+            if (contains != null) return new Match.Contains(contains);
+            if (field != null) return new Match.FieldEquals(field, equals);
+            return null;
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}

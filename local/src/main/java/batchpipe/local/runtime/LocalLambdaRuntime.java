@@ -1,0 +1,192 @@
+package batchpipe.local.runtime;
+
+import batchpipe.common.json.Json;
+import batchpipe.local.stack.LocalStack;
+import batchpipe.local.template.FunctionDefinition;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * Runs the template's functions in this JVM, as Lambda would run them: handler, memory, timeout and
+ * environment from template.yaml (Globals merged, references resolved to the local stack), the
+ * runtime's own serializers, a Context whose remaining time counts down, warm instances reused, and an
+ * invocation that outlives its Timeout reported as a timeout (and its instance discarded).
+ */
+public final class LocalLambdaRuntime implements AutoCloseable {
+    private final Function<String, FunctionDefinition> resolveFunction;
+    private final ClassLoader loader;
+    private final PrintStream functionLog;
+    private final Map<String, FunctionDefinition> definitions = new ConcurrentHashMap<>();
+    private final Map<String, Deque<FunctionInstance>> idle = new ConcurrentHashMap<>();
+    private final List<InvocationResult> history = Collections.synchronizedList(new ArrayList<>());
+    private final ExecutorService invocations = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "lambda-invocation");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public LocalLambdaRuntime(LocalStack stack, PrintStream functionLog) {
+        this(stack::function, functionLog);
+    }
+
+    /** @param resolveFunction a function's definition by logical id (throws for an unknown id) */
+    public LocalLambdaRuntime(Function<String, FunctionDefinition> resolveFunction, PrintStream functionLog) {
+        this.resolveFunction = resolveFunction;
+        this.loader = LocalLambdaRuntime.class.getClassLoader();
+        this.functionLog = functionLog;
+    }
+
+    public FunctionDefinition definition(String logicalId) {
+        return definitions.computeIfAbsent(logicalId, resolveFunction);
+    }
+
+    public InvocationResult invoke(String logicalId, Path eventFile) throws IOException {
+        return invoke(logicalId, Files.readAllBytes(eventFile));
+    }
+
+    public InvocationResult invoke(String logicalId, byte[] event) {
+        FunctionDefinition function = definition(logicalId);
+        String requestId = UUID.randomUUID().toString();
+        long start = System.nanoTime();
+        FunctionInstance instance;
+        try {
+            instance = acquire(function);
+        } catch (RuntimeException initFailure) {
+            // Lambda reports an init failure as Runtime.InitError, billed for the attempt.
+            return record(new InvocationResult(logicalId, requestId, errorDocument(initFailure, "Runtime.InitError"), "Runtime.InitError",
+                    elapsedMs(start), billed(elapsedMs(start)), function.memoryMb(), peakRssMb(), null));
+        }
+        Double initMs = instance.takeColdStart();
+        long invokeStart = System.nanoTime();
+        LocalContext context = new LocalContext(function, requestId,
+                "arn:aws:lambda:" + LocalStack.REGION + ":" + LocalStack.ACCOUNT + ":function:" + function.functionName(),
+                invokeStart, functionLog);
+        Future<byte[]> call = invocations.submit(() -> instance.adapter().invoke(event, context));
+        String response;
+        String error = null;
+        try {
+            response = new String(call.get(function.timeoutSeconds(), TimeUnit.SECONDS), StandardCharsets.UTF_8);
+        } catch (TimeoutException e) {
+            call.cancel(true);
+            instance.markBroken();
+            error = "Runtime.Timeout";
+            response = Json.write(Map.of("errorType", error,
+                    "errorMessage", "Task timed out after " + function.timeoutSeconds() + ".00 seconds"));
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            error = cause.getClass().getName();
+            response = errorDocument(cause, error);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            call.cancel(true);
+            instance.markBroken();
+            error = "Runtime.Interrupted";
+            response = errorDocument(e, error);
+        }
+        double durationMs = elapsedMs(invokeStart);
+        release(instance);
+        return record(new InvocationResult(logicalId, requestId, response, error, durationMs, billed(durationMs),
+                function.memoryMb(), peakRssMb(), initMs));
+    }
+
+    /** Every invocation so far, for reports: what Lambda's REPORT lines would say. */
+    public List<InvocationResult> history() {
+        synchronized (history) {
+            return List.copyOf(history);
+        }
+    }
+
+    private InvocationResult record(InvocationResult result) {
+        history.add(result);
+        return result;
+    }
+
+    private FunctionInstance acquire(FunctionDefinition function) {
+        Deque<FunctionInstance> pool = idle.computeIfAbsent(function.logicalId(), id -> new ArrayDeque<>());
+        synchronized (pool) {
+            FunctionInstance warm = pool.pollFirst();
+            if (warm != null) return warm;
+        }
+        return FunctionInstance.create(function, environment(function), loader);
+    }
+
+    private void release(FunctionInstance instance) {
+        if (instance.broken()) return;
+        Deque<FunctionInstance> pool = idle.get(instance.function().logicalId());
+        synchronized (pool) {
+            pool.addFirst(instance);
+        }
+    }
+
+    /** The function's variables plus those Lambda itself sets. */
+    private static Map<String, String> environment(FunctionDefinition function) {
+        Map<String, String> env = new LinkedHashMap<>(function.environment());
+        env.put("AWS_LAMBDA_FUNCTION_NAME", function.functionName());
+        env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(function.memoryMb()));
+        env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
+        env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + function.functionName());
+        env.put("AWS_REGION", LocalStack.REGION);
+        env.put("AWS_DEFAULT_REGION", LocalStack.REGION);
+        env.put("AWS_EXECUTION_ENV", "AWS_Lambda_" + function.runtime());
+        env.put("_HANDLER", function.handler());
+        return env;
+    }
+
+    static String errorDocument(Throwable error, String type) {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("errorMessage", String.valueOf(error.getMessage()));
+        doc.put("errorType", type);
+        doc.put("stackTrace", Arrays.stream(error.getStackTrace()).limit(20).map(StackTraceElement::toString).toList());
+        return Json.write(doc);
+    }
+
+    /** Lambda bills per millisecond, rounded up. */
+    static long billed(double durationMs) {
+        return (long) Math.ceil(durationMs);
+    }
+
+    private static double elapsedMs(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e6;
+    }
+
+    /** VmHWM: the peak resident set of this process, the closest local analogue of Max Memory Used. */
+    static long peakRssMb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("\\D+", "")) / 1024;
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // not Linux: fall back to the heap
+        }
+        Runtime rt = Runtime.getRuntime();
+        return (rt.totalMemory() - rt.freeMemory()) / (1024 * 1024);
+    }
+
+    @Override
+    public void close() {
+        invocations.shutdownNow();
+    }
+}

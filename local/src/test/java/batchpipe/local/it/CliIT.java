@@ -1,0 +1,69 @@
+package batchpipe.local.it;
+
+import batchpipe.common.json.Json;
+import batchpipe.local.cli.BatchpipeCli;
+import batchpipe.local.stack.ProjectHome;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The CLI as a user runs it: real invocations on a stack the command starts itself, and usage errors. */
+class CliIT {
+    private record Run(int exitCode, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        PrintStream originalOut = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            CommandLine cli = BatchpipeCli.commandLine();
+            cli.setErr(new PrintWriter(err, true));
+            int code = cli.execute(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString());
+        } finally {
+            System.setOut(originalOut);
+        }
+    }
+
+    @Test
+    void invokeWorker_withThePoisonEvent_reportsExactlyThePoisonMessageAsFailed() {
+        String event = ProjectHome.find().resolve("events/worker-mixed-with-poison.json").toString();
+        Run run = run("invoke", "WorkerFunction", "--event", event, "--stack-name", "cliit");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(Json.parse(run.out().trim())).isEqualTo(Map.of("batchItemFailures",
+                List.of(Map.of("itemIdentifier", "33333333-0000-4000-8000-000000000003"))));
+    }
+
+    @Test
+    void unknownFlag_isAOneLineErrorWithExitStatus2() {
+        Run run = run("demo", "--objcts", "3");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("Unknown option").contains("'--objcts'").hasLineCount(1);
+    }
+
+    @Test
+    void missingEventFile_isAOneLineErrorWithExitStatus2() {
+        Run run = run("invoke", "WorkerFunction", "--event", "events/no-such-file.json");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("event file not found: events/no-such-file.json").hasLineCount(1);
+    }
+
+    @Test
+    void unknownLogicalId_isAOneLineErrorWithExitStatus2() {
+        Run run = run("invoke", "WorkerFuntion");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("unknown function 'WorkerFuntion'").contains("WorkerFunction").hasLineCount(1);
+    }
+}

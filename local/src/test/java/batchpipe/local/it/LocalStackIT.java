@@ -1,0 +1,57 @@
+package batchpipe.local.it;
+
+import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.ProjectHome;
+import batchpipe.local.template.StackTemplate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The local stack creates what template.yaml declares, with the template's settings. */
+class LocalStackIT {
+    private static LocalStack stack;
+
+    @BeforeAll
+    static void start() throws Exception {
+        stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
+                "itstack", LocalStack.Ports.free());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (stack != null) stack.close();
+    }
+
+    @Test
+    void tasksQueue_hasTheTemplatesVisibilityTimeoutAndRedrivePolicy() {
+        Map<QueueAttributeName, String> attributes = stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref("TasksQueue"))
+                .attributeNames(QueueAttributeName.ALL)).attributes();
+        assertThat(attributes.get(QueueAttributeName.VISIBILITY_TIMEOUT)).isEqualTo("720");
+        assertThat(attributes.get(QueueAttributeName.REDRIVE_POLICY))
+                .contains("itstack-TasksDeadLetterQueue").contains("\"maxReceiveCount\":3");
+    }
+
+    @Test
+    void table_hasStringPkAndSkKeys() {
+        var table = stack.dynamoDb().describeTable(b -> b.tableName(stack.ref("RunsTable"))).table();
+        assertThat(table.keySchema()).extracting(KeySchemaElement::attributeName).containsExactly("pk", "sk");
+        assertThat(table.attributeDefinitions()).allSatisfy(a -> assertThat(a.attributeTypeAsString()).isEqualTo("S"));
+    }
+
+    @Test
+    void bucket_existsUnderItsLocalName() {
+        assertThat(stack.ref("DataBucket")).isEqualTo("itstack-databucket");
+        stack.s3().headBucket(b -> b.bucket("itstack-databucket"));
+    }
+
+    @Test
+    void endpointSettings_areTheStandardSdkVariables() {
+        assertThat(stack.endpointSettings()).containsKeys("AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_DYNAMODB");
+    }
+}
