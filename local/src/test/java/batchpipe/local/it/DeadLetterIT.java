@@ -25,9 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeadLetterIT {
     @Test
     void alwaysFailingMessage_landsInTheDeadLetterQueueAfterMaxReceiveCountAndNothingElseDoes() throws Exception {
-        // A short visibility timeout so that failed messages come back within the test.
+        // A short visibility timeout so that failed messages come back within the test, yet longer than
+        // a cold worker's first invocation: shorter, and a message still being processed would be
+        // delivered again (the reason for the template's 6x rule) and could reach the DLQ by itself.
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"),
-                Map.of("TasksVisibilityTimeout", "1", "MaxReceiveCount", "3"));
+                Map.of("TasksVisibilityTimeout", "4", "MaxReceiveCount", "3"));
         try (LocalStack stack = LocalStack.start(ProjectHome.find(), template, "dlqit", LocalStack.Ports.free())) {
             stack.useForThisProcess();
             String tasks = stack.ref("TasksQueue");
@@ -50,7 +52,7 @@ class DeadLetterIT {
             // It was received maxReceiveCount times before SQS moved it (the DLQ receive adds one).
             assertThat(Integer.parseInt(deadLetters.get(0).attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)))
                     .isGreaterThanOrEqualTo(3);
-            Thread.sleep(1_500);
+            Thread.sleep(5_000); // past one more visibility timeout: anything else failing would show now
             assertThat(stack.sqs().receiveMessage(b -> b.queueUrl(stack.ref("TasksDeadLetterQueue")).maxNumberOfMessages(10)).messages())
                     .as("nothing else in the dead-letter queue").isEmpty();
             Map<String, String> left = stack.sqs().getQueueAttributes(b -> b.queueUrl(tasks)
