@@ -4,10 +4,6 @@ import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
-import batchpipe.common.task.TaskCodec;
-import batchpipe.producer.enqueue.TaskPublisher;
-import batchpipe.producer.listing.ObjectLister;
-import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.InvalidRunSpecException;
 import batchpipe.producer.spec.RunSpec;
 import batchpipe.producer.spec.RunSpecParser;
@@ -21,7 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -41,9 +36,8 @@ public final class ProducerHandler implements RequestStreamHandler {
 
     ProducerHandler(ProducerConfig config, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb) {
         this.parser = new RunSpecParser(config.limits());
-        this.planner = new RunPlanner(new ObjectLister(s3), new RunStore(dynamoDb, config.tableName()),
-                new TaskPublisher(sqs, config.tasksQueueUrl(), config.sendCallsInFlight(), 8, 50),
-                new TaskCodec(config.limits()), Clock.systemUTC());
+        this.planner = RunPlanner.create(s3, sqs, dynamoDb, config.tableName(), config.tasksQueueUrl(), config.limits(),
+                config.sendCallsInFlight());
     }
 
     @Override

@@ -6,12 +6,17 @@ import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
+import batchpipe.common.task.TaskLimits;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
 import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.RunSpec;
 import batchpipe.common.json.Json;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -38,6 +43,13 @@ public final class RunPlanner {
     private final TaskPublisher publisher;
     private final TaskCodec codec;
     private final Clock clock;
+
+    /** The planner the producer Lambda and the CLI both use, wired to the given clients and resources. */
+    public static RunPlanner create(S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, String table, String tasksQueueUrl,
+                                    TaskLimits limits, int sendCallsInFlight) {
+        return new RunPlanner(new ObjectLister(s3), new RunStore(dynamoDb, table),
+                new TaskPublisher(sqs, tasksQueueUrl, sendCallsInFlight, 8, 50), new TaskCodec(limits), Clock.systemUTC());
+    }
 
     public RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, Clock clock) {
         this.lister = lister;

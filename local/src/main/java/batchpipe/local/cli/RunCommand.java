@@ -1,0 +1,157 @@
+package batchpipe.local.cli;
+
+import batchpipe.aggregator.report.MarkdownReport;
+import batchpipe.common.aws.AwsClients;
+import batchpipe.common.json.Json;
+import batchpipe.common.json.JsonException;
+import batchpipe.common.task.TaskLimits;
+import batchpipe.local.run.DeployedStack;
+import batchpipe.local.run.RunWatcher;
+import batchpipe.local.runtime.LocalPipeline;
+import batchpipe.local.sample.SampleData;
+import batchpipe.local.stack.LocalStack;
+import batchpipe.local.template.StackTemplate;
+import batchpipe.producer.RunPlanner;
+import batchpipe.producer.spec.InvalidRunSpecException;
+import batchpipe.producer.spec.RunSpec;
+import batchpipe.producer.spec.RunSpecParser;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Plans and enqueues a run from a run spec, with the producer's own code.",
+                "Target: the stack `batchpipe local up` runs (when the AWS_ENDPOINT_URL_* variables point at it),",
+                "a deployed stack (--stack NAME, resources from its CloudFormation outputs), or else a local stack",
+                "this command starts for the run (then it always waits, since the stack ends with the command).",
+                "Prints the producer's response; with --wait, a progress bar and then the run's report."})
+final class RunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--spec", required = true, paramLabel = "FILE", description = "The run spec JSON (see README).")
+    Path specFile;
+
+    @Option(names = "--wait", description = "Wait for the run's report and print it.")
+    boolean wait;
+
+    @Option(names = "--json", description = "With --wait: print the report as JSON instead of Markdown.")
+    boolean json;
+
+    @Option(names = "--stack", paramLabel = "NAME", description = "A deployed Batchpipe stack (uses the default AWS credentials and region).")
+    String deployedStack;
+
+    @Option(names = "--timeout", defaultValue = "1800", description = "Seconds to wait with --wait (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Option(names = "--max-hash-cost", paramLabel = "C", description = "The cost limit to validate against (default: the template's MaxHashCost).")
+    Integer maxHashCost;
+
+    @Mixin
+    StackOptions stackOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isRegularFile(specFile)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
+        }
+        Map<String, Object> specJson;
+        try {
+            specJson = Json.parseObject(Files.readString(specFile));
+        } catch (JsonException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + " is not a JSON run spec: " + e.getMessage());
+        }
+        PrintStream err = System.err;
+        stdout = System.out;
+        // stdout carries only the result; the planner's and functions' JSON logs go to stderr (as with invoke).
+        System.setOut(err);
+        try {
+            return target(specJson, err);
+        } finally {
+            System.setOut(stdout);
+        }
+    }
+
+    private PrintStream stdout;
+
+    private int target(Map<String, Object> specJson, PrintStream err) throws Exception {
+        if (deployedStack != null) {
+            TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost : TaskLimits.DEFAULT_MAX_HASH_COST);
+            RunSpec runSpec = parse(specJson, limits);
+            try (CloudFormationClient cloudFormation = CloudFormationClient.builder()
+                    .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
+                 S3Client s3 = AwsClients.s3(); SqsClient sqs = AwsClients.sqs(); DynamoDbClient dynamoDb = AwsClients.dynamoDb()) {
+                DeployedStack stack = DeployedStack.describe(cloudFormation, deployedStack);
+                err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName() + ")");
+                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), limits, wait);
+            }
+        }
+        StackTemplate template = stackOptions.loadTemplate();
+        TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost
+                : Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
+        RunSpec runSpec = parse(specJson, limits);
+        if (LocalStack.endpointsConfigured(System.getenv())) {
+            try (LocalStack stack = LocalStack.attach(template, stackOptions.stackName, System.getenv())) {
+                err.println("batchpipe run: the local stack at " + System.getenv("AWS_ENDPOINT_URL_SQS") + " (from AWS_ENDPOINT_URL_*)");
+                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"), limits, wait);
+            }
+        }
+        err.println("batchpipe run: no AWS_ENDPOINT_URL_* set and no --stack: starting a local stack for this run (with sample objects under "
+                + "s3://" + StackTemplate.physicalName(stackOptions.stackName, "DataBucket", "AWS::S3::Bucket") + "/" + SampleData.PREFIX + ")");
+        try (LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
+            stack.useForThisProcess();
+            SampleData.seed(stack.s3(), stack.ref("DataBucket"), 4, 20_000, SampleData.DEFAULT_SEED);
+            // The in-process functions' logs would drown the progress bar.
+            System.setOut(QuietStreams.discard());
+            try (LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
+                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"), limits, true);
+            }
+        }
+    }
+
+    private RunSpec parse(Map<String, Object> specJson, TaskLimits limits) {
+        try {
+            return new RunSpecParser(limits).parse(specJson);
+        } catch (InvalidRunSpecException e) {
+            // Several lines on purpose: every problem at once.
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
+        }
+    }
+
+    private int plan(RunSpec runSpec, Map<String, Object> specJson, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
+                     String table, String queueUrl, TaskLimits limits, boolean waitForReport) throws InterruptedException {
+        PrintStream out = stdout;
+        RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, limits, 8);
+        RunPlanner.PlanResult result = planner.plan(runSpec, specJson, sent -> { });
+        if (!waitForReport) {
+            out.println(Json.write(result.toJson()));
+            return 0;
+        }
+        System.err.println("batchpipe run: " + Json.write(result.toJson()));
+        if (result.enqueued() == 0) {
+            System.err.println("batchpipe run: nothing matched the spec; the run is recorded as empty");
+            return 0;
+        }
+        RunWatcher watcher = new RunWatcher(dynamoDb, table);
+        ProgressBar bar = new ProgressBar(System.err, "tasks");
+        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        watcher.awaitCompletion(result.runId(), timeout, bar::update);
+        bar.finish();
+        Map<String, Object> report = watcher.awaitReport(result.runId(), timeout);
+        out.print(json ? Json.writePretty(report) : MarkdownReport.render(report));
+        out.flush();
+        return 0;
+    }
+}

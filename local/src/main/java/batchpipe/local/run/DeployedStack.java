@@ -1,0 +1,44 @@
+package batchpipe.local.run;
+
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
+import software.amazon.awssdk.services.cloudformation.model.Output;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Batchpipe stack deployed with sam deploy, found by name: the queue, table and bucket come from its
+ * CloudFormation outputs (TasksQueueUrl, RunsTableName, DataBucketName, ...).
+ */
+public record DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket) {
+
+    public static DeployedStack describe(CloudFormationClient cloudFormation, String stackName) {
+        List<Stack> stacks;
+        try {
+            stacks = cloudFormation.describeStacks(b -> b.stackName(stackName)).stacks();
+        } catch (CloudFormationException e) {
+            throw new IllegalArgumentException("stack '" + stackName + "' not found or not readable: " + e.awsErrorDetails().errorMessage(), e);
+        }
+        if (stacks.isEmpty()) {
+            throw new IllegalArgumentException("stack '" + stackName + "' not found");
+        }
+        Map<String, String> outputs = new HashMap<>();
+        for (Output output : stacks.get(0).outputs()) {
+            outputs.put(output.outputKey(), output.outputValue());
+        }
+        return new DeployedStack(stackName, required(outputs, stackName, "TasksQueueUrl"), required(outputs, stackName, "RunsTableName"),
+                outputs.get("DataBucketName"));
+    }
+
+    private static String required(Map<String, String> outputs, String stackName, String key) {
+        String value = outputs.get(key);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("stack '" + stackName + "' has no output " + key + "; is it a Batchpipe stack? (outputs: "
+                    + String.join(", ", outputs.keySet()) + ")");
+        }
+        return value;
+    }
+}

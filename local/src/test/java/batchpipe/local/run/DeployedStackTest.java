@@ -1,0 +1,58 @@
+package batchpipe.local.run;
+
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
+import software.amazon.awssdk.services.cloudformation.model.DescribeStacksRequest;
+import software.amazon.awssdk.services.cloudformation.model.DescribeStacksResponse;
+import software.amazon.awssdk.services.cloudformation.model.Output;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.CALLS_REAL_METHODS;
+import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.withSettings;
+
+class DeployedStackTest {
+    private final CloudFormationClient cloudFormation = mock(CloudFormationClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+
+    private static Output output(String key, String value) {
+        return Output.builder().outputKey(key).outputValue(value).build();
+    }
+
+    @Test
+    void describe_readsQueueTableAndBucketFromTheStacksOutputs() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(
+                output("TasksQueueUrl", "https://sqs.us-east-1.amazonaws.com/1/bp-TasksQueue-X"),
+                output("RunsTableName", "bp-RunsTable-Y"),
+                output("DataBucketName", "bp-databucket-z")).build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        assertThat(DeployedStack.describe(cloudFormation, "bp")).isEqualTo(new DeployedStack("bp",
+                "https://sqs.us-east-1.amazonaws.com/1/bp-TasksQueue-X", "bp-RunsTable-Y", "bp-databucket-z"));
+    }
+
+    @Test
+    void describe_namesTheMissingOutputOfAStackThatIsNotBatchpipe() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("other").outputs(output("ApiUrl", "x")).build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        assertThatThrownBy(() -> DeployedStack.describe(cloudFormation, "other"))
+                .hasMessageContaining("stack 'other' has no output TasksQueueUrl").hasMessageContaining("ApiUrl");
+    }
+
+    @Test
+    void describe_reportsAStackThatDoesNotExist() {
+        doThrow(CloudFormationException.builder().awsErrorDetails(AwsErrorDetails.builder()
+                .errorMessage("Stack with id nope does not exist").build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        assertThatThrownBy(() -> DeployedStack.describe(cloudFormation, "nope"))
+                .hasMessageContaining("stack 'nope' not found or not readable: Stack with id nope does not exist");
+    }
+}
