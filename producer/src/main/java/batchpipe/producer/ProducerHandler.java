@@ -12,6 +12,7 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,14 +43,20 @@ public final class ProducerHandler implements RequestStreamHandler {
 
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+        byte[] event = input.readAllBytes();
+        byte[] response = PowertoolsLogging.withLogging(context, () -> plan(event));
+        output.write(response);
+    }
+
+    private byte[] plan(byte[] event) {
         Map<String, Object> specJson;
         try {
-            specJson = Json.parseObject(new String(input.readAllBytes(), StandardCharsets.UTF_8));
+            specJson = Json.parseObject(new String(event, StandardCharsets.UTF_8));
         } catch (JsonException e) {
             throw new InvalidRunSpecException(List.of("the event is not a JSON run spec: " + e.getMessage()));
         }
         RunSpec spec = parser.parse(specJson);
         RunPlanner.PlanResult result = planner.plan(spec, specJson, sent -> { });
-        output.write(Json.write(result.toJson()).getBytes(StandardCharsets.UTF_8));
+        return Json.write(result.toJson()).getBytes(StandardCharsets.UTF_8);
     }
 }

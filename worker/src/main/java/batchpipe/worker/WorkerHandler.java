@@ -11,6 +11,7 @@ import batchpipe.worker.record.TaskRecordStore;
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.ScanExecutor;
 import batchpipe.worker.task.Invocation;
+import batchpipe.worker.task.TaskMetrics;
 import batchpipe.worker.task.TaskProcessor;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
@@ -19,6 +20,10 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.lambda.powertools.logging.PowertoolsLogging;
+import software.amazon.lambda.powertools.metrics.Metrics;
+import software.amazon.lambda.powertools.metrics.MetricsFactory;
+import software.amazon.lambda.powertools.metrics.model.DimensionSet;
 
 import java.time.Clock;
 import java.util.concurrent.ForkJoinPool;
@@ -33,6 +38,7 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
     private final WorkerConfig config;
     private final BatchProcessor batches;
     private final long initMs;
+    private final Metrics metrics;
     private final AtomicBoolean firstInvocation = new AtomicBoolean(true);
 
     public WorkerHandler() {
@@ -53,16 +59,24 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
                 config.maxReceiveCount(), Clock.systemUTC());
         // Enough messages in flight to keep the pool busy while others wait on S3 or DynamoDB.
         this.batches = new BatchProcessor(tasks, Math.max(4, 2 * config.poolSize().threads()), config.safetyMarginMs());
+        this.metrics = MetricsFactory.getMetricsInstance();
+        metrics.setNamespace(config.metricsNamespace());
+        metrics.setDefaultDimensions(DimensionSet.of("Service", config.serviceName()));
         this.initMs = (System.nanoTime() - initStart) / 1_000_000;
     }
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        boolean cold = firstInvocation.compareAndSet(true, false);
-        Invocation invocation = new Invocation(context.getAwsRequestId(), context.getFunctionName(),
-                context.getFunctionVersion(), context.getMemoryLimitInMB(),
-                Invocation.normalizedArchitecture(System.getProperty("os.arch")),
-                config.poolSize().threads(), config.poolSize().vcpuShare(), cold, cold ? initMs : null);
-        return batches.process(event.getRecords(), invocation, context::getRemainingTimeInMillis);
+        return PowertoolsLogging.withLogging(context, () -> {
+            boolean cold = firstInvocation.compareAndSet(true, false);
+            Invocation invocation = new Invocation(context.getAwsRequestId(), context.getFunctionName(),
+                    context.getFunctionVersion(), context.getMemoryLimitInMB(),
+                    Invocation.normalizedArchitecture(System.getProperty("os.arch")),
+                    config.poolSize().threads(), config.poolSize().vcpuShare(), cold, cold ? initMs : null);
+            TaskMetrics taskMetrics = new TaskMetrics();
+            SQSBatchResponse response = batches.process(event.getRecords(), invocation, context::getRemainingTimeInMillis, taskMetrics);
+            taskMetrics.publish(metrics);
+            return response;
+        });
     }
 }

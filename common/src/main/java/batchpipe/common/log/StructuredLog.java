@@ -1,54 +1,65 @@
 package batchpipe.common.log;
 
-import batchpipe.common.json.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import software.amazon.lambda.powertools.logging.argument.StructuredArgument;
+import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
-import java.io.PrintStream;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * One JSON object per line on stdout, which Lambda ships to CloudWatch Logs and Logs Insights can
- * query by field ({@code runId}, {@code taskId}, {@code messageId}). Callers pass identifiers and
- * figures, never task inputs: passwords must not reach a log.
+ * Logging for the functions: SLF4J through Powertools' Log4j JSON layout, so every line is one JSON
+ * object with the Lambda context, the MDC (runId, taskId, messageId while a task runs) and the
+ * key/value pairs given here. Callers pass identifiers and figures, never task inputs: passwords must
+ * not reach a log.
  */
 public final class StructuredLog {
-    private final String logger;
+    private final Logger logger;
 
-    private StructuredLog(String logger) {
+    private StructuredLog(Logger logger) {
         this.logger = logger;
     }
 
     public static StructuredLog of(Class<?> owner) {
-        return new StructuredLog(owner.getSimpleName());
+        return new StructuredLog(LoggerFactory.getLogger(owner));
     }
 
     public void info(String message, Object... keyValues) {
-        write("INFO", message, null, keyValues);
+        if (logger.isInfoEnabled()) logger.info(message, (Object[]) arguments(keyValues, null));
     }
 
     public void warn(String message, Object... keyValues) {
-        write("WARN", message, null, keyValues);
+        if (logger.isWarnEnabled()) logger.warn(message, (Object[]) arguments(keyValues, null));
     }
 
     public void error(String message, Throwable error, Object... keyValues) {
-        write("ERROR", message, error, keyValues);
+        logger.error(message, arguments(keyValues, error));
     }
 
-    private void write(String level, String message, Throwable error, Object... keyValues) {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("timestamp", Instant.now().toString());
-        line.put("level", level);
-        line.put("logger", logger);
-        line.put("message", message);
+    /** Key/value pairs as structured arguments; a throwable last, as SLF4J expects it. */
+    private static Object[] arguments(Object[] keyValues, Throwable error) {
+        Object[] arguments = new Object[keyValues.length / 2 + (error == null ? 0 : 1)];
         for (int i = 0; i + 1 < keyValues.length; i += 2) {
-            line.put(String.valueOf(keyValues[i]), keyValues[i + 1]);
+            StructuredArgument entry = StructuredArguments.entry(String.valueOf(keyValues[i]), keyValues[i + 1]);
+            arguments[i / 2] = entry;
         }
-        if (error != null) {
-            line.put("error", error.getClass().getSimpleName() + ": " + error.getMessage());
+        if (error != null) arguments[arguments.length - 1] = error;
+        return arguments;
+    }
+
+    /** Runs {@code work} with the given identifiers on every line it logs (MDC), then restores the previous ones. */
+    public static <T> T withContext(Map<String, String> identifiers, Supplier<T> work) {
+        Map<String, String> previous = MDC.getCopyOfContextMap();
+        identifiers.forEach((k, v) -> {
+            if (v != null) MDC.put(k, v);
+        });
+        try {
+            return work.get();
+        } finally {
+            if (previous == null) MDC.clear();
+            else MDC.setContextMap(previous);
         }
-        // Looked up on each line: a host (the local CLI) may redirect a function's stdout.
-        PrintStream out = System.out;
-        out.println(Json.write(line));
     }
 }

@@ -3,6 +3,8 @@ package batchpipe.local.runtime;
 import batchpipe.common.json.Json;
 import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.FunctionDefinition;
+import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
+import software.amazon.cloudwatchlogs.emf.environment.Environments;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -52,6 +54,10 @@ public final class LocalLambdaRuntime implements AutoCloseable {
 
     /** @param resolveFunction a function's definition by logical id (throws for an unknown id) */
     public LocalLambdaRuntime(Function<String, FunctionDefinition> resolveFunction, PrintStream functionLog) {
+        // Lambda's EMF metrics are JSON lines on stdout. The metrics library tells Lambda apart by the
+        // process environment, which in-process functions do not change, so say it here; otherwise it
+        // would try to reach a CloudWatch agent on a local socket.
+        EnvironmentConfigurationProvider.getConfig().setEnvironmentOverride(Environments.Lambda);
         this.resolveFunction = resolveFunction;
         this.loader = LocalLambdaRuntime.class.getClassLoader();
         this.functionLog = functionLog;

@@ -2,12 +2,15 @@ package batchpipe.worker.batch;
 
 import batchpipe.common.log.StructuredLog;
 import batchpipe.worker.task.Invocation;
+import batchpipe.worker.task.TaskMetrics;
 import batchpipe.worker.task.TaskProcessor;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import org.slf4j.MDC;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,16 +37,19 @@ public final class BatchProcessor {
         this.safetyMarginMs = safetyMarginMs;
     }
 
-    public SQSBatchResponse process(List<SQSMessage> messages, Invocation invocation, RemainingTime remaining) {
+    public SQSBatchResponse process(List<SQSMessage> messages, Invocation invocation, RemainingTime remaining, TaskMetrics metrics) {
         List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
         if (messages == null || messages.isEmpty()) {
             return new SQSBatchResponse(failures);
         }
         Semaphore slots = new Semaphore(maxInFlight);
+        // The invocation's log context (request id, cold start, ...) follows each message onto its thread.
+        Map<String, String> logContext = MDC.getCopyOfContextMap();
         List<Future<Boolean>> outcomes = new ArrayList<>(messages.size());
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (SQSMessage message : messages) {
                 outcomes.add(threads.submit(() -> {
+                    if (logContext != null) MDC.setContextMap(logContext);
                     slots.acquire();
                     try {
                         if (remaining.millis() < safetyMarginMs) {
@@ -51,7 +57,7 @@ public final class BatchProcessor {
                                     "messageId", message.getMessageId(), "remainingMs", remaining.millis());
                             return false;
                         }
-                        return tasks.process(message, invocation);
+                        return tasks.process(message, invocation, metrics);
                     } finally {
                         slots.release();
                     }

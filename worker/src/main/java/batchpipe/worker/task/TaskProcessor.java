@@ -51,40 +51,58 @@ public final class TaskProcessor {
         this.clock = clock;
     }
 
-    public boolean process(SQSMessage message, Invocation invocation) {
+    public boolean process(SQSMessage message, Invocation invocation, TaskMetrics metrics) {
         Instant startedAt = clock.instant();
         int attempt = receiveCount(message);
         Task task;
         try {
             task = codec.decode(message.getBody());
         } catch (NotATaskException e) {
-            LOG.warn("message is not a task; failing it so it reaches the dead-letter queue",
-                    "messageId", message.getMessageId(), "attempt", attempt, "reason", e.getMessage());
+            StructuredLog.withContext(Map.of("messageId", message.getMessageId()), () -> {
+                LOG.warn("message is not a task; failing it so it reaches the dead-letter queue", "attempt", attempt, "reason", e.getMessage());
+                return null;
+            });
             return false;
         } catch (InvalidTaskException e) {
-            LOG.warn("task rejected", "runId", e.runId(), "taskId", e.taskId(), "reason", e.getMessage());
-            return recordQuietly(finalRecord(e.runId(), e.taskId(), e.kind(), null, "rejected", e.getMessage(),
-                    startedAt, attempt, invocation), new WriteStats(), message);
+            return StructuredLog.withContext(identifiers(e.runId(), e.taskId(), message), () -> {
+                LOG.warn("task rejected", "reason", e.getMessage());
+                metrics.task(e.kind(), "rejected", 0);
+                return recordQuietly(finalRecord(e.runId(), e.taskId(), e.kind(), null, "rejected", e.getMessage(),
+                        startedAt, attempt, invocation), new WriteStats(), message);
+            });
         }
+        return StructuredLog.withContext(identifiers(task.runId(), task.taskId(), message),
+                () -> run(task, message, invocation, metrics, startedAt, attempt));
+    }
+
+    private static Map<String, String> identifiers(String runId, String taskId, SQSMessage message) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        ids.put("runId", runId);
+        ids.put("taskId", taskId);
+        ids.put("messageId", message.getMessageId());
+        return ids;
+    }
+
+    private boolean run(Task task, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt) {
         WriteStats writes = new WriteStats();
         try {
             Optional<Map<String, Object>> earlier = records.find(task.runId(), task.taskId());
             if (earlier.isPresent()) {
                 // A redelivery of a finished task: change nothing, only finish its bookkeeping.
                 records.countOnce(task.runId(), task.taskId(), (String) earlier.get().get("status"), writes);
-                LOG.info("task already recorded; redelivery ignored", "runId", task.runId(), "taskId", task.taskId(),
-                        "messageId", message.getMessageId());
+                LOG.info("task already recorded; redelivery ignored");
                 return true;
             }
         } catch (RuntimeException e) {
-            LOG.error("could not read the task record; will retry", e, "runId", task.runId(), "taskId", task.taskId());
+            LOG.error("could not read the task record; will retry", e);
             return false;
         }
         Map<String, Object> result;
         try {
             result = execute(task, writes);
         } catch (PermanentTaskException e) {
-            LOG.warn("task rejected", "runId", task.runId(), "taskId", task.taskId(), "reason", e.getMessage());
+            LOG.warn("task rejected", "reason", e.getMessage());
+            metrics.task(task.kind().wireName(), "rejected", elapsedMs(startedAt));
             return recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), "rejected",
                     e.getMessage(), startedAt, attempt, invocation), writes, message);
         } catch (Exception e) {
@@ -92,19 +110,31 @@ public final class TaskProcessor {
             String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
             if (attempt >= maxReceiveCount) {
                 LOG.error("task failed on its last allowed receive; recording it before it goes to the dead-letter queue", e,
-                        "runId", task.runId(), "taskId", task.taskId(), "attempt", attempt);
+                        "attempt", attempt);
+                metrics.task(task.kind().wireName(), "failed", elapsedMs(startedAt));
                 recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), "failed",
                         reason, startedAt, attempt, invocation), writes, message);
             } else {
-                LOG.warn("task failed transiently; it will be retried", "runId", task.runId(), "taskId", task.taskId(),
-                        "attempt", attempt, "reason", reason);
+                LOG.warn("task failed transiently; it will be retried", "attempt", attempt, "reason", reason);
+                metrics.task(task.kind().wireName(), "retried", elapsedMs(startedAt));
             }
             return false;
         }
         Map<String, Object> record = finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(),
                 "done", null, startedAt, attempt, invocation);
         record.putAll(result);
-        return recordQuietly(record, writes, message);
+        boolean recorded = recordQuietly(record, writes, message);
+        if (recorded) {
+            metrics.task(task.kind().wireName(), "done", (Long) record.get("durationMs"));
+            if (result.get("events") instanceof Long events) metrics.scanned(events, (Long) result.get("bytes"));
+            if (result.get("hashes") instanceof Integer hashed) metrics.hashed(hashed);
+            LOG.info("task done", "durationMs", record.get("durationMs"), "attempt", attempt);
+        }
+        return recorded;
+    }
+
+    private long elapsedMs(Instant startedAt) {
+        return clock.instant().toEpochMilli() - startedAt.toEpochMilli();
     }
 
     private Map<String, Object> execute(Task task, WriteStats writes) throws Exception {
@@ -167,8 +197,7 @@ public final class TaskProcessor {
             records.recordFinal(record, writes);
             return true;
         } catch (RuntimeException e) {
-            LOG.error("could not write the task record; the message will be retried", e,
-                    "runId", record.get("runId"), "taskId", record.get("taskId"), "messageId", message.getMessageId());
+            LOG.error("could not write the task record; the message will be retried", e);
             return false;
         }
     }

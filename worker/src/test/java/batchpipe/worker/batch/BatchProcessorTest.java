@@ -1,6 +1,7 @@
 package batchpipe.worker.batch;
 
 import batchpipe.worker.task.Invocation;
+import batchpipe.worker.task.TaskMetrics;
 import batchpipe.worker.task.TaskProcessor;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
@@ -55,23 +56,23 @@ class BatchProcessorTest {
     @Test
     void process_listsExactlyTheFailedMessageIdsInOrder() {
         List<SQSMessage> messages = IntStream.rangeClosed(1, 5).mapToObj(i -> message("m" + i)).toList();
-        when(tasks.process(any(), eq(INVOCATION))).thenReturn(true);
-        when(tasks.process(argThat(id("m2")), eq(INVOCATION))).thenReturn(false);
-        when(tasks.process(argThat(id("m4")), eq(INVOCATION))).thenReturn(false);
+        when(tasks.process(any(), eq(INVOCATION), any())).thenReturn(true);
+        when(tasks.process(argThat(id("m2")), eq(INVOCATION), any())).thenReturn(false);
+        when(tasks.process(argThat(id("m4")), eq(INVOCATION), any())).thenReturn(false);
 
-        SQSBatchResponse response = new BatchProcessor(tasks, 4, 1_000).process(messages, INVOCATION, () -> 60_000);
+        SQSBatchResponse response = new BatchProcessor(tasks, 4, 1_000).process(messages, INVOCATION, () -> 60_000, new TaskMetrics());
 
         assertThat(failedIds(response)).containsExactly("m2", "m4");
-        verify(tasks, times(5)).process(any(), eq(INVOCATION));
+        verify(tasks, times(5)).process(any(), eq(INVOCATION), any());
     }
 
     @Test
     void process_aMessageWhoseProcessingThrowsDoesNotFailItsNeighbours() {
         List<SQSMessage> messages = List.of(message("m1"), message("m2"), message("m3"));
-        when(tasks.process(any(), any())).thenReturn(true);
-        when(tasks.process(argThat(id("m2")), any())).thenThrow(new IllegalStateException("bug in one message"));
+        when(tasks.process(any(), any(), any())).thenReturn(true);
+        when(tasks.process(argThat(id("m2")), any(), any())).thenThrow(new IllegalStateException("bug in one message"));
 
-        SQSBatchResponse response = new BatchProcessor(tasks, 4, 1_000).process(messages, INVOCATION, () -> 60_000);
+        SQSBatchResponse response = new BatchProcessor(tasks, 4, 1_000).process(messages, INVOCATION, () -> 60_000, new TaskMetrics());
 
         assertThat(failedIds(response)).containsExactly("m2");
     }
@@ -80,7 +81,7 @@ class BatchProcessorTest {
     void process_startsNoMessageWhenLessThanTheSafetyMarginRemains() {
         List<SQSMessage> messages = List.of(message("m1"), message("m2"), message("m3"));
 
-        SQSBatchResponse response = new BatchProcessor(tasks, 4, 10_000).process(messages, INVOCATION, () -> 9_999);
+        SQSBatchResponse response = new BatchProcessor(tasks, 4, 10_000).process(messages, INVOCATION, () -> 9_999, new TaskMetrics());
 
         assertThat(failedIds(response)).containsExactly("m1", "m2", "m3");
         verifyNoInteractions(tasks);
@@ -88,12 +89,12 @@ class BatchProcessorTest {
 
     @Test
     void process_startsMessagesWhenExactlyTheSafetyMarginRemains() {
-        when(tasks.process(any(), any())).thenReturn(true);
+        when(tasks.process(any(), any(), any())).thenReturn(true);
 
-        SQSBatchResponse response = new BatchProcessor(tasks, 4, 10_000).process(List.of(message("m1")), INVOCATION, () -> 10_000);
+        SQSBatchResponse response = new BatchProcessor(tasks, 4, 10_000).process(List.of(message("m1")), INVOCATION, () -> 10_000, new TaskMetrics());
 
         assertThat(failedIds(response)).isEmpty();
-        verify(tasks).process(argThat(id("m1")), eq(INVOCATION));
+        verify(tasks).process(argThat(id("m1")), eq(INVOCATION), any());
     }
 
     @Test
@@ -101,13 +102,13 @@ class BatchProcessorTest {
         // One message at a time; the clock says 60 s remain for the first check and 1 s after that.
         AtomicInteger checks = new AtomicInteger();
         RemainingTime remaining = () -> checks.getAndIncrement() == 0 ? 60_000 : 1_000;
-        when(tasks.process(any(), any())).thenReturn(true);
+        when(tasks.process(any(), any(), any())).thenReturn(true);
 
         SQSBatchResponse response = new BatchProcessor(tasks, 1, 5_000)
-                .process(List.of(message("m1"), message("m2"), message("m3")), INVOCATION, remaining);
+                .process(List.of(message("m1"), message("m2"), message("m3")), INVOCATION, remaining, new TaskMetrics());
 
         assertThat(failedIds(response)).hasSize(2);
-        verify(tasks, times(1)).process(any(), any());
+        verify(tasks, times(1)).process(any(), any(), any());
     }
 
     @Test
@@ -115,7 +116,7 @@ class BatchProcessorTest {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         CountDownLatch firstTwoMeet = new CountDownLatch(2);
-        when(tasks.process(any(), any())).thenAnswer(invocation -> {
+        when(tasks.process(any(), any(), any())).thenAnswer(invocation -> {
             peak.accumulateAndGet(running.incrementAndGet(), Math::max);
             firstTwoMeet.countDown();
             boolean met = firstTwoMeet.await(10, TimeUnit.SECONDS);
@@ -124,7 +125,7 @@ class BatchProcessorTest {
         });
 
         SQSBatchResponse response = new BatchProcessor(tasks, 2, 1_000)
-                .process(IntStream.rangeClosed(1, 8).mapToObj(i -> message("m" + i)).toList(), INVOCATION, () -> 60_000);
+                .process(IntStream.rangeClosed(1, 8).mapToObj(i -> message("m" + i)).toList(), INVOCATION, () -> 60_000, new TaskMetrics());
 
         assertThat(failedIds(response)).isEmpty();
         assertThat(peak.get()).isEqualTo(2);
@@ -132,22 +133,22 @@ class BatchProcessorTest {
 
     @Test
     void process_ofNoMessagesFailsNothing() {
-        assertThat(failedIds(new BatchProcessor(tasks, 4, 1_000).process(List.of(), INVOCATION, () -> 60_000))).isEmpty();
-        assertThat(failedIds(new BatchProcessor(tasks, 4, 1_000).process(null, INVOCATION, () -> 60_000))).isEmpty();
+        assertThat(failedIds(new BatchProcessor(tasks, 4, 1_000).process(List.of(), INVOCATION, () -> 60_000, new TaskMetrics()))).isEmpty();
+        assertThat(failedIds(new BatchProcessor(tasks, 4, 1_000).process(null, INVOCATION, () -> 60_000, new TaskMetrics()))).isEmpty();
         verifyNoInteractions(tasks);
     }
 
     @Test
     void process_answersForAnSqsEventLoadedFromJson() {
         SQSEvent event = EventLoader.loadSQSEvent("batch/sqs-batch-of-three.json");
-        when(tasks.process(any(), any())).thenReturn(true);
-        when(tasks.process(argThat(id("poison-0003")), any())).thenReturn(false);
+        when(tasks.process(any(), any(), any())).thenReturn(true);
+        when(tasks.process(argThat(id("poison-0003")), any(), any())).thenReturn(false);
 
-        SQSBatchResponse response = new BatchProcessor(tasks, 4, 1_000).process(event.getRecords(), INVOCATION, () -> 60_000);
+        SQSBatchResponse response = new BatchProcessor(tasks, 4, 1_000).process(event.getRecords(), INVOCATION, () -> 60_000, new TaskMetrics());
 
         assertThat(failedIds(response)).containsExactly("poison-0003");
         verify(tasks).process(argThat(m -> "hash-0001".equals(m.getMessageId())
                 && m.getBody().contains("\"taskId\":\"hash-000001\"")
-                && "1".equals(m.getAttributes().get("ApproximateReceiveCount"))), eq(INVOCATION));
+                && "1".equals(m.getAttributes().get("ApproximateReceiveCount"))), eq(INVOCATION), any());
     }
 }

@@ -38,6 +38,7 @@ import static org.mockito.Mockito.verifyNoMoreInteractions;
 import static org.mockito.Mockito.when;
 
 class TaskProcessorTest {
+    private final TaskMetrics metrics = new TaskMetrics();
     private static final Invocation INVOCATION =
             new Invocation("req-1", "batchpipe-worker", "$LATEST", 1024, "arm64", 2, 0.579, true, 250L);
     private static final String HASH_BODY = "{\"v\":1,\"runId\":\"r1\",\"taskId\":\"hash-000001\",\"kind\":\"hash\","
@@ -103,7 +104,7 @@ class TaskProcessorTest {
 
     @Test
     void process_notATaskReturnsFalseAndRecordsNothing() {
-        boolean deletable = processor.process(message("this is not a task", "1"), INVOCATION);
+        boolean deletable = processor.process(message("this is not a task", "1"), INVOCATION, metrics);
 
         assertThat(deletable).isFalse();
         verifyNoInteractions(records, scans, hashes);
@@ -113,7 +114,7 @@ class TaskProcessorTest {
     void process_invalidTaskIsRecordedRejectedWithTheReason() {
         String body = HASH_BODY.replace("\"cost\":4", "\"cost\":20");
 
-        boolean deletable = processor.process(message(body, "1"), INVOCATION);
+        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics);
 
         assertThat(deletable).isTrue();
         assertThat(recorded()).containsExactly(
@@ -147,7 +148,7 @@ class TaskProcessorTest {
         when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
 
         assertThat(deletable).isTrue();
         assertThat(recorded()).containsExactly(
@@ -182,7 +183,7 @@ class TaskProcessorTest {
         when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
 
         assertThat(deletable).isFalse();
         verify(records, never()).recordFinal(anyMap(), any());
@@ -194,7 +195,7 @@ class TaskProcessorTest {
         when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION);
+        boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION, metrics);
 
         assertThat(deletable).isFalse();
         Map<String, Object> record = recorded();
@@ -211,7 +212,7 @@ class TaskProcessorTest {
         when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION, metrics)).isFalse();
         assertThat(recorded()).containsEntry("status", "failed").containsEntry("attempt", 5);
     }
 
@@ -219,7 +220,7 @@ class TaskProcessorTest {
     void process_alreadyRecordedTaskOnlyFinishesItsBookkeeping() {
         when(records.find("r1", "hash-000001")).thenReturn(Optional.of(Map.of("status", "done")));
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
 
         assertThat(deletable).isTrue();
         verify(records).find("r1", "hash-000001");
@@ -235,7 +236,7 @@ class TaskProcessorTest {
         when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
         when(scans.execute(any(ScanTask.class))).thenThrow(new PermanentTaskException("s3://logs/gone.json does not exist", null));
 
-        boolean deletable = processor.process(message(body, "1"), INVOCATION);
+        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics);
 
         assertThat(deletable).isTrue();
         assertThat(recorded()).containsEntry("status", "rejected").containsEntry("kind", "scan")
@@ -247,7 +248,7 @@ class TaskProcessorTest {
     void process_returnsFalseWhenTheRecordCannotBeRead() {
         when(records.find("r1", "hash-000001")).thenThrow(new IllegalStateException("DynamoDB unavailable"));
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
         verifyNoInteractions(hashes);
         verify(records, never()).recordFinal(anyMap(), any());
     }
@@ -258,7 +259,7 @@ class TaskProcessorTest {
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
         doThrow(new IllegalStateException("DynamoDB unavailable")).when(records).recordFinal(anyMap(), any());
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
     }
 
     @Test
