@@ -1,5 +1,8 @@
 package batchpipe.local.cli;
 
+import batchpipe.local.chaos.Books;
+import batchpipe.local.chaos.Chaos;
+import batchpipe.local.chaos.ChaosProfile;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.esm.SqsEventSourceMapping;
 import batchpipe.local.runtime.LocalPipeline;
@@ -52,6 +55,17 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Show the functions' log lines (JSON) on stderr.")
     boolean verbose;
 
+    @Option(names = "--chaos", paramLabel = "PROFILES",
+            description = "Inject faults into the workers and the event source mapping, then audit the books: all, or a comma-separated list of "
+                    + "crash, abort, throttle, s3-break, sqs-fail, timeout, duplicate.")
+    String chaosProfiles;
+
+    @Option(names = "--chaos-rate", defaultValue = "0.1", description = "Probability of each injected fault at each chance (default: ${DEFAULT-VALUE}).")
+    double chaosRate;
+
+    @Option(names = "--chaos-seed", defaultValue = "1", description = "Seed of the fault injector, so a failure replays (default: ${DEFAULT-VALUE}).")
+    long chaosSeed;
+
     @Mixin
     StackOptions stackOptions;
 
@@ -64,11 +78,31 @@ final class DemoCommand implements Callable<Integer> {
         if (objects == 0 && hashBatches == 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "nothing to do: --objects and --hash-batches are both 0");
         }
+        Chaos chaos = null;
+        if (chaosProfiles != null) {
+            try {
+                chaos = Chaos.activate(ChaosProfile.parse(chaosProfiles), chaosRate, chaosSeed);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            // Failed messages must come back within the demo, and survive a few injected failures in a row.
+            stackOptions.parameterOverrides.putIfAbsent("TasksVisibilityTimeout", "4");
+            stackOptions.parameterOverrides.putIfAbsent("MaxReceiveCount", "5");
+        }
+        try {
+            return run(chaos);
+        } finally {
+            Chaos.deactivate();
+        }
+    }
+
+    private int run(Chaos chaos) throws Exception {
         PrintStream err = System.err;
         // The functions' JSON logs would drown the progress bar; --verbose shows them.
         PrintStream functionLog = verbose ? err : QuietStreams.discard();
         PrintStream stdout = System.out;
-        if (!verbose) System.setOut(functionLog); // the functions log to stdout, as on Lambda
+        // The functions log to stdout, as on Lambda: to stderr with --verbose, else nowhere.
+        System.setOut(verbose ? err : functionLog);
         err.println("batchpipe demo: starting the local stack (ElasticMQ, S3Proxy, dynalite)...");
         try (LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
             stack.useForThisProcess();
@@ -76,16 +110,37 @@ final class DemoCommand implements Callable<Integer> {
                 err.printf(Locale.ROOT, "batchpipe demo: %d objects x %d lines to scan, %d x %d passwords at cost %d%n",
                         objects, lines, hashBatches, batchSize, cost);
                 ProgressBar bar = new ProgressBar(err, "tasks");
-                Demo.Outcome outcome = new Demo(pipeline).run(new Demo.Settings(objects, lines, hashBatches, batchSize, cost, seed, null, out, true,
-                        Duration.ofSeconds(timeoutSeconds)), bar::update);
+                Demo.Outcome outcome;
+                try {
+                    outcome = new Demo(pipeline).run(new Demo.Settings(objects, lines, hashBatches, batchSize, cost, seed, null, out, true,
+                            Duration.ofSeconds(timeoutSeconds)), bar::update);
+                } catch (Demo.RunStalledException stalled) {
+                    bar.finish();
+                    System.setOut(stdout);
+                    stdout.println(stalled.getMessage());
+                    if (chaos == null) throw stalled;
+                    return audit(stdout, chaos, stack, stalled.runId());
+                }
                 bar.finish();
                 System.setOut(stdout);
                 printSummary(stdout, outcome, pipeline, stack);
+                if (chaos != null) {
+                    return audit(stdout, chaos, stack, outcome.runId());
+                }
             }
         } finally {
             System.setOut(stdout);
         }
         return 0;
+    }
+
+    /** After injected faults, the books must still balance: prints the faults and the audit; exit 1 if they do not. */
+    private static int audit(PrintStream out, Chaos chaos, LocalStack stack, String runId) {
+        out.printf(Locale.ROOT, "  chaos: profiles %s at rate %s, seed %d%n", chaos.profiles(), chaos.rate(), chaos.seed());
+        chaos.injected().forEach((fault, n) -> out.printf(Locale.ROOT, "    injected %4d x %s%n", n, fault));
+        Books.Audit audit = Books.audit(stack, runId);
+        out.println("  books: " + audit.summary());
+        return audit.balanced() ? 0 : 1;
     }
 
     @SuppressWarnings("unchecked")

@@ -77,10 +77,18 @@ public final class Demo {
         String table = stack.ref("RunsTable");
         long deadline = System.nanoTime() + settings.timeout().toNanos();
         RunProgress status;
+        int emptyPolls = 0;
         do {
             status = RunProgress.read(stack.dynamoDb(), table, runId);
             progress.accept(status.finished(), status.planned());
             if (status.complete()) break;
+            // Nothing left to deliver yet the run is incomplete: some task reached the dead-letter
+            // queue without a final record (every delivery of it died). Say so instead of waiting.
+            emptyPolls = queueEmpty(stack, "TasksQueue") ? emptyPolls + 1 : 0;
+            if (emptyPolls >= 15) {
+                throw new RunStalledException(runId, "run " + runId + " stalled: " + status.finished() + " of " + status.planned()
+                        + " tasks have a final record and the tasks queue is empty; the rest are in the dead-letter queue without one");
+            }
             Thread.sleep(200);
         } while (System.nanoTime() < deadline);
         if (!status.complete()) {
@@ -98,15 +106,29 @@ public final class Demo {
         return new Outcome(runId, plan, report, outDir, (System.nanoTime() - start) / 1e9, seeded);
     }
 
+    /** A run that cannot complete: thrown with its id so that the books can still be audited. */
+    public static final class RunStalledException extends IllegalStateException {
+        private final String runId;
+
+        RunStalledException(String runId, String message) {
+            super(message);
+            this.runId = runId;
+        }
+
+        public String runId() {
+            return runId;
+        }
+    }
+
+    private static boolean queueEmpty(LocalStack stack, String queueLogicalId) {
+        Map<String, String> attributes = stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref(queueLogicalId))
+                .attributeNamesWithStrings("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")).attributesAsStrings();
+        return "0".equals(attributes.get("ApproximateNumberOfMessages")) && "0".equals(attributes.get("ApproximateNumberOfMessagesNotVisible"));
+    }
+
     /** Waits until the mapping has deleted the aggregator's message, so the books are closed when we report. */
     private static void awaitDrained(LocalStack stack, String queueLogicalId, long deadline) throws InterruptedException {
-        String url = stack.ref(queueLogicalId);
-        while (System.nanoTime() < deadline) {
-            Map<String, String> attributes = stack.sqs().getQueueAttributes(b -> b.queueUrl(url)
-                    .attributeNamesWithStrings("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")).attributesAsStrings();
-            if ("0".equals(attributes.get("ApproximateNumberOfMessages")) && "0".equals(attributes.get("ApproximateNumberOfMessagesNotVisible"))) {
-                return;
-            }
+        while (System.nanoTime() < deadline && !queueEmpty(stack, queueLogicalId)) {
             Thread.sleep(50);
         }
     }

@@ -1,8 +1,11 @@
 package batchpipe.local.esm;
 
 import batchpipe.common.json.Json;
+import batchpipe.local.chaos.Chaos;
+import batchpipe.local.chaos.ChaosProfile;
 import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.template.FunctionDefinition;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
@@ -98,6 +101,7 @@ public final class SqsEventSourceMapping implements AutoCloseable {
             long now = System.nanoTime();
             if (!batch.isEmpty() && now >= windowEnds) break;
             int want = Math.min(10, settings.batchSize() - batch.size());
+            failIfInjected("sqs receive failed");
             int wait = batch.isEmpty() ? pollWaitSeconds
                     : (int) Math.max(0, Math.min(pollWaitSeconds, (windowEnds - now) / 1_000_000_000L));
             List<Message> received = sqs.receiveMessage(b -> b.queueUrl(queueUrl)
@@ -122,6 +126,11 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         invocations.incrementAndGet();
         delivered.addAndGet(batch.size());
         byte[] event = sqsEvent(batch).getBytes(StandardCharsets.UTF_8);
+        Chaos chaos = Chaos.active();
+        if (chaos != null && chaos.targets(functionLogicalId) && chaos.strike(ChaosProfile.DUPLICATE, "batch delivered twice")) {
+            // SQS's at-least-once: the same messages reach a second instance at the same time.
+            Thread.ofVirtual().start(() -> invoker.apply(functionLogicalId, event));
+        }
         InvocationResult result = invoker.apply(functionLogicalId, event);
         List<String> ids = batch.stream().map(Message::messageId).toList();
         BatchOutcome outcome = BatchOutcome.of(ids, result.error(), result.response(), settings.reportBatchItemFailures());
@@ -140,11 +149,23 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         }
         for (int from = 0; from < entries.size(); from += 10) {
             List<DeleteMessageBatchRequestEntry> group = entries.subList(from, Math.min(entries.size(), from + 10));
+            if (chaos != null && chaos.targets(functionLogicalId) && chaos.strike(ChaosProfile.SQS_FAIL, "sqs delete failed")) {
+                log.println("esm " + functionLogicalId + ": DeleteMessageBatch failed (injected); " + group.size()
+                        + " messages will be delivered again");
+                continue;
+            }
             var response = sqs.deleteMessageBatch(b -> b.queueUrl(queueUrl).entries(group));
             deleted.addAndGet(response.successful().size());
             if (!response.failed().isEmpty()) {
                 log.println("esm " + functionLogicalId + ": " + response.failed().size() + " deletes failed; those messages will be delivered again");
             }
+        }
+    }
+
+    private void failIfInjected(String what) {
+        Chaos chaos = Chaos.active();
+        if (chaos != null && chaos.targets(functionLogicalId) && chaos.strike(ChaosProfile.SQS_FAIL, what)) {
+            throw SdkClientException.create("ReceiveMessage failed: connection reset (injected)");
         }
     }
 

@@ -1,6 +1,10 @@
 package batchpipe.local.runtime;
 
 import batchpipe.common.json.Json;
+import batchpipe.local.chaos.Chaos;
+import batchpipe.local.chaos.ChaosProfile;
+import batchpipe.local.chaos.InstanceCrash;
+import batchpipe.local.chaos.InvocationScope;
 import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.FunctionDefinition;
 import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
@@ -18,9 +22,12 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -88,21 +95,59 @@ public final class LocalLambdaRuntime implements AutoCloseable {
         LocalContext context = new LocalContext(function, requestId,
                 "arn:aws:lambda:" + LocalStack.REGION + ":" + LocalStack.ACCOUNT + ":function:" + function.functionName(),
                 invokeStart, functionLog);
-        Future<byte[]> call = invocations.submit(() -> instance.adapter().invoke(event, context));
+        InvocationScope scope = new InvocationScope(logicalId);
+        long timeoutMs = function.timeoutSeconds() * 1000L;
+        Chaos chaos = Chaos.active();
+        if (chaos != null && chaos.targets(logicalId)) {
+            if (chaos.strike(ChaosProfile.CRASH, "worker instance crashed mid-batch")) {
+                scope.armCrash(chaos.upTo(6), false);
+            } else if (chaos.strike(ChaosProfile.ABORT, "worker instance aborted mid-batch")) {
+                scope.armCrash(chaos.upTo(6), true);
+            }
+            if (chaos.strike(ChaosProfile.TIMEOUT, "invocation ran past its deadline")) {
+                // The handler believes it has its whole Timeout; the runtime cuts it off much sooner.
+                timeoutMs = chaos.upTo(400);
+            }
+        }
+        CompletableFuture<byte[]> call = CompletableFuture.supplyAsync(() -> {
+            InvocationScope.enter(scope);
+            try {
+                return instance.adapter().invoke(event, context);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            } finally {
+                InvocationScope.leave();
+            }
+        }, invocations);
         String response;
         String error = null;
         try {
-            response = new String(call.get(function.timeoutSeconds(), TimeUnit.SECONDS), StandardCharsets.UTF_8);
+            // An aborted instance answers nothing: stop waiting the moment it dies.
+            Object done = CompletableFuture.anyOf(call, scope.aborts() ? scope.killed() : new CompletableFuture<>())
+                    .get(timeoutMs, TimeUnit.MILLISECONDS);
+            if (scope.dead()) {
+                throw new ExecutionException(new InstanceCrash(scope.killed().getNow("instance died")));
+            }
+            response = new String((byte[]) done, StandardCharsets.UTF_8);
         } catch (TimeoutException e) {
             call.cancel(true);
+            scope.kill("timed out");  // frozen, as Lambda freezes it: its threads make no further calls
             instance.markBroken();
             error = "Runtime.Timeout";
             response = Json.write(Map.of("errorType", error,
-                    "errorMessage", "Task timed out after " + function.timeoutSeconds() + ".00 seconds"));
+                    "errorMessage", String.format(Locale.ROOT, "Task timed out after %.2f seconds", timeoutMs / 1000.0)));
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            error = cause.getClass().getName();
-            response = errorDocument(cause, error);
+            Throwable cause = e.getCause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : e.getCause();
+            if (scope.dead() || cause instanceof InstanceCrash) {
+                instance.markBroken();
+                error = "Runtime.ExitError";
+                response = errorDocument(cause, error);
+            } else {
+                error = cause.getClass().getName();
+                response = errorDocument(cause, error);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             call.cancel(true);

@@ -1,5 +1,6 @@
 package batchpipe.local.stack;
 
+import batchpipe.local.chaos.ChaosInterceptor;
 import batchpipe.local.template.FunctionDefinition;
 import batchpipe.local.template.QueueDefinition;
 import batchpipe.local.template.StackTemplate;
@@ -13,6 +14,7 @@ import org.jclouds.blobstore.BlobStoreContext;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -78,15 +80,18 @@ public final class LocalStack implements AutoCloseable {
         this.s3Endpoint = s3Endpoint;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY));
+        // The harness's own clients: marked so that injected faults (./batchpipe demo --chaos) never hit them.
+        var harness = ClientOverrideConfiguration.builder().putExecutionAttribute(ChaosInterceptor.HARNESS, true).build();
         this.sqs = SqsClient.builder().endpointOverride(sqsEndpoint).region(Region.US_EAST_1).credentialsProvider(credentials)
-                .httpClient(UrlConnectionHttpClient.create()).build();
+                .overrideConfiguration(harness).httpClient(UrlConnectionHttpClient.create()).build();
         this.s3 = S3Client.builder().endpointOverride(s3Endpoint).region(Region.US_EAST_1).credentialsProvider(credentials)
+                .overrideConfiguration(harness)
                 .forcePathStyle(true)
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClient(UrlConnectionHttpClient.create()).build();
         this.dynamoDb = DynamoDbClient.builder().endpointOverride(dynamoDbEndpoint).region(Region.US_EAST_1).credentialsProvider(credentials)
-                .httpClient(UrlConnectionHttpClient.create()).build();
+                .overrideConfiguration(harness).httpClient(UrlConnectionHttpClient.create()).build();
         this.resolver = template.resolver(stackName, REGION, ACCOUNT, physical);
     }
 

@@ -1,0 +1,213 @@
+package batchpipe.local.chaos;
+
+import batchpipe.common.json.Json;
+import batchpipe.common.table.TableKeys;
+import batchpipe.common.task.TaskIds;
+import batchpipe.local.stack.LocalStack;
+import org.mindrot.jbcrypt.BCrypt;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Checks a finished run's books the way an auditor would, from the stored items alone:
+ * <ol>
+ *   <li>every task the spec plans (recomputed from the spec and a fresh listing) has exactly one final
+ *       record, and there is no record of a task that was not planned;</li>
+ *   <li>the progress shards counted exactly the recorded tasks, once each, and their counters by status
+ *       equal the records by status;</li>
+ *   <li>every done hash task has exactly its batch of hash items, indexes start..start+count-1, each
+ *       verifying against its password;</li>
+ *   <li>the dead-letter queue holds exactly the tasks recorded as failed;</li>
+ *   <li>the aggregator's summary exists.</li>
+ * </ol>
+ */
+public final class Books {
+    /** The audit's figures and every discrepancy found (none when the books balance). */
+    public record Audit(long planned, Map<String, Long> recordsByStatus, Map<String, Long> countersByStatus, long counted,
+                        long hashItems, long deadLetters, List<String> problems) {
+        public boolean balanced() {
+            return problems.isEmpty();
+        }
+
+        public String summary() {
+            return String.format(Locale.ROOT, "planned %d, records %s, counters %s, counted %d, hash items %d, dead letters %d: %s",
+                    planned, recordsByStatus, countersByStatus, counted, hashItems, deadLetters,
+                    balanced() ? "the books balance" : problems.size() + " problems: " + problems);
+        }
+    }
+
+    private Books() {
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Audit audit(LocalStack stack, String runId) {
+        String table = stack.ref("RunsTable");
+        List<String> problems = new ArrayList<>();
+        Map<String, Map<String, AttributeValue>> records = new TreeMap<>();
+        Map<String, List<Map<String, AttributeValue>>> hashes = new TreeMap<>();
+        Set<String> counted = new HashSet<>();
+        Map<String, Long> counters = new TreeMap<>();
+        Map<String, AttributeValue> run = null;
+        boolean summary = false;
+        long plannedFromShards = 0;
+        for (Map<String, AttributeValue> item : query(stack, table, runId)) {
+            String sk = item.get(TableKeys.SK).s();
+            if (sk.equals(TableKeys.RUN_SK)) run = item;
+            else if (sk.equals(TableKeys.SUMMARY_SK)) summary = true;
+            else if (sk.startsWith(TableKeys.TASK_PREFIX)) records.put(item.get("taskId").s(), item);
+            else if (sk.startsWith(TableKeys.HASH_PREFIX)) hashes.computeIfAbsent(item.get("taskId").s(), k -> new ArrayList<>()).add(item);
+            else if (sk.startsWith(TableKeys.PROGRESS_PREFIX)) {
+                plannedFromShards += Long.parseLong(item.get("planned").n());
+                if (item.containsKey("counted")) {
+                    for (String id : item.get("counted").ss()) {
+                        if (!counted.add(id)) problems.add("task " + id + " counted in two shards");
+                    }
+                }
+                for (String status : List.of("done", "rejected", "failed")) {
+                    if (item.containsKey(status)) counters.merge(status, Long.parseLong(item.get(status).n()), Long::sum);
+                }
+            }
+        }
+        if (run == null) {
+            return new Audit(0, Map.of(), counters, counted.size(), 0, 0, List.of("run " + runId + " has no run record"));
+        }
+        Map<String, Object> spec = Json.parseObject(run.get("spec").s());
+        Map<String, Integer> plannedHashSizes = new LinkedHashMap<>();
+        Set<String> planned = plannedTaskIds(stack, runId, spec, plannedHashSizes);
+        if (planned.size() != plannedFromShards) {
+            problems.add("the spec plans " + planned.size() + " tasks but the progress shards planned " + plannedFromShards);
+        }
+        for (String id : planned) {
+            if (!records.containsKey(id)) problems.add("planned task " + id + " has no final record");
+        }
+        for (String id : records.keySet()) {
+            if (!planned.contains(id)) problems.add("record of task " + id + ", which was not planned");
+        }
+        Map<String, Long> byStatus = new TreeMap<>();
+        records.forEach((id, r) -> byStatus.merge(r.get("status").s(), 1L, Long::sum));
+        if (!counted.equals(records.keySet())) {
+            Set<String> notCounted = new TreeSet<>(records.keySet());
+            notCounted.removeAll(counted);
+            Set<String> countedWithoutRecord = new TreeSet<>(counted);
+            countedWithoutRecord.removeAll(records.keySet());
+            problems.add("counted tasks differ from records: not counted " + notCounted + ", counted without a record " + countedWithoutRecord);
+        }
+        if (!counters.equals(byStatus)) {
+            problems.add("counters by status " + counters + " differ from records by status " + byStatus);
+        }
+        long hashItems = 0;
+        for (Map.Entry<String, Integer> batch : plannedHashSizes.entrySet()) {
+            Map<String, AttributeValue> record = records.get(batch.getKey());
+            List<Map<String, AttributeValue>> items = hashes.getOrDefault(batch.getKey(), List.of());
+            hashItems += items.size();
+            if (record == null || !"done".equals(record.get("status").s())) continue;
+            long start = hashStart(batch.getKey(), batch.getValue());
+            Set<Long> indexes = new TreeSet<>();
+            for (Map<String, AttributeValue> item : items) {
+                long index = Long.parseLong(item.get("index").n());
+                if (index < start || index >= start + batch.getValue() || !indexes.add(index)) {
+                    problems.add("hash task " + batch.getKey() + " has a stray or duplicate item at index " + index);
+                } else if (!BCrypt.checkpw(hashPrefix(spec) + String.format(Locale.ROOT, "%06d", index), item.get("hash").s())) {
+                    problems.add("hash item " + batch.getKey() + "#" + index + " does not verify");
+                }
+            }
+            if (indexes.size() != batch.getValue()) {
+                problems.add("hash task " + batch.getKey() + " is done with " + indexes.size() + " of " + batch.getValue() + " hash items");
+            }
+        }
+        Set<String> deadLetters = deadLetterTaskIds(stack, problems);
+        Set<String> failed = new TreeSet<>();
+        records.forEach((id, r) -> {
+            if ("failed".equals(r.get("status").s())) failed.add(id);
+        });
+        if (!deadLetters.equals(failed)) {
+            problems.add("the dead-letter queue holds " + deadLetters + " but the failed tasks are " + failed);
+        }
+        if (!summary) problems.add("no summary item: the aggregator did not report the run");
+        return new Audit(planned.size(), byStatus, counters, counted.size(), hashItems, deadLetters.size(), problems);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<String> plannedTaskIds(LocalStack stack, String runId, Map<String, Object> spec, Map<String, Integer> hashSizes) {
+        Set<String> planned = new TreeSet<>();
+        for (Object entry : (List<Object>) spec.getOrDefault("scan", List.of())) {
+            Map<String, Object> source = (Map<String, Object>) entry;
+            String bucket = (String) source.get("bucket");
+            String prefix = (String) source.getOrDefault("prefix", "");
+            String suffix = (String) source.get("suffix");
+            for (S3Object object : stack.s3().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+                if (object.key().endsWith("/") || object.size() == 0 || (suffix != null && !object.key().endsWith(suffix))) continue;
+                planned.add(TaskIds.scanTaskId(runId, bucket, object.key()));
+            }
+        }
+        if (spec.get("hash") instanceof Map<?, ?> hash) {
+            int batches = ((Number) hash.get("batches")).intValue();
+            int size = ((Number) hash.get("batchSize")).intValue();
+            for (int batch = 1; batch <= batches; batch++) {
+                planned.add(TaskIds.hashTaskId(batch));
+                hashSizes.put(TaskIds.hashTaskId(batch), size);
+            }
+        }
+        return planned;
+    }
+
+    private static long hashStart(String taskId, int batchSize) {
+        int batch = Integer.parseInt(taskId.substring("hash-".length()));
+        return (long) (batch - 1) * batchSize + 1;
+    }
+
+    private static String hashPrefix(Map<String, Object> spec) {
+        Object prefix = spec.get("hash") instanceof Map<?, ?> hash ? hash.get("prefix") : null;
+        return prefix == null ? "password_" : (String) prefix;
+    }
+
+    /** Reads (and leaves in place) every message of the tasks dead-letter queue. */
+    private static Set<String> deadLetterTaskIds(LocalStack stack, List<String> problems) {
+        Set<String> ids = new TreeSet<>();
+        String url = stack.ref("TasksDeadLetterQueue");
+        List<Message> seen = new ArrayList<>();
+        while (true) {
+            // A long visibility timeout on these receives, so each message is read once here.
+            List<Message> page = stack.sqs().receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(60)).messages();
+            if (page.isEmpty()) break;
+            seen.addAll(page);
+        }
+        for (Message m : seen) {
+            try {
+                Object taskId = Json.parseObject(m.body()).get("taskId");
+                if (!ids.add(String.valueOf(taskId))) problems.add("task " + taskId + " is twice in the dead-letter queue");
+            } catch (RuntimeException notATask) {
+                ids.add("<not a task: " + m.messageId() + ">");
+            }
+        }
+        for (Message m : seen) {
+            stack.sqs().changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(0));
+        }
+        return ids;
+    }
+
+    private static List<Map<String, AttributeValue>> query(LocalStack stack, String table, String runId) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            var page = stack.dynamoDb().query(QueryRequest.builder().tableName(table).consistentRead(true)
+                    .keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(runId))))
+                    .exclusiveStartKey(start).build());
+            items.addAll(page.items());
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return items;
+    }
+}

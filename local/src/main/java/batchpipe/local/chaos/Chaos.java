@@ -1,0 +1,99 @@
+package batchpipe.local.chaos;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The fault injector's decisions and counts. One seeded random source, so a seed replays the same
+ * decisions for the same sequence of calls (thread scheduling can still reorder calls between runs).
+ * Process-wide because the SDK builds its global interceptor by class name; inactive unless
+ * {@link #activate} was called, and only ever active in the local CLI and its tests.
+ */
+public final class Chaos {
+    private static volatile Chaos active;
+
+    private final Set<ChaosProfile> profiles;
+    private final double rate;
+    private final long seed;
+    private final SplittableRandom random;
+    private final Map<String, AtomicLong> injected = new ConcurrentHashMap<>();
+
+    private Chaos(Set<ChaosProfile> profiles, double rate, long seed) {
+        this.profiles = EnumSet.copyOf(profiles);
+        this.rate = rate;
+        this.seed = seed;
+        this.random = new SplittableRandom(seed);
+    }
+
+    public static Chaos activate(Set<ChaosProfile> profiles, double rate, long seed) {
+        if (rate < 0 || rate > 1) throw new IllegalArgumentException("chaos rate must be between 0 and 1, got " + rate);
+        if (profiles.isEmpty()) throw new IllegalArgumentException("no chaos profile given");
+        Chaos chaos = new Chaos(profiles, rate, seed);
+        active = chaos;
+        return chaos;
+    }
+
+    public static void deactivate() {
+        active = null;
+    }
+
+    /** The active injector, or null. */
+    public static Chaos active() {
+        return active;
+    }
+
+    /** Faults hit the worker, the function that does the work; the producer and aggregator run clean. */
+    public boolean targets(String functionLogicalId) {
+        return "WorkerFunction".equals(functionLogicalId);
+    }
+
+    public boolean has(ChaosProfile profile) {
+        return profiles.contains(profile);
+    }
+
+    /** Whether to inject a fault of {@code profile} now (at the configured rate); counts it when so. */
+    public boolean strike(ChaosProfile profile, String what) {
+        if (!profiles.contains(profile)) return false;
+        boolean strike;
+        synchronized (random) {
+            strike = random.nextDouble() < rate;
+        }
+        if (strike) count(what);
+        return strike;
+    }
+
+    /** A seeded number in [1, bound]. */
+    public int upTo(int bound) {
+        synchronized (random) {
+            return 1 + random.nextInt(Math.max(1, bound));
+        }
+    }
+
+    public void count(String what) {
+        injected.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** How many faults of each kind were injected so far. */
+    public Map<String, Long> injected() {
+        Map<String, Long> counts = new TreeMap<>();
+        injected.forEach((k, v) -> counts.put(k, v.get()));
+        return counts;
+    }
+
+    public Set<ChaosProfile> profiles() {
+        return EnumSet.copyOf(profiles);
+    }
+
+    public double rate() {
+        return rate;
+    }
+
+    public long seed() {
+        return seed;
+    }
+}
