@@ -70,16 +70,11 @@ public final class HtmlReport {
         }
         html.append("</table>\n");
 
-        html.append("<h2>Throughput and workers</h2>\n");
+        html.append("<h2>Throughput</h2>\n");
         html.append("<table id=\"throughput-table\"><tr><th>group</th><th class=\"n\">tasks</th><th>by status</th><th class=\"n\">tasks/s</th>"
-                + "<th class=\"n\">events/s</th><th class=\"n\">MB/s</th><th class=\"n\">hashes/s</th><th class=\"n\">cold starts</th>"
-                + "<th class=\"n\">init p50 (ms)</th><th>threads</th><th>vCPU share</th><th class=\"n\">DynamoDB calls / task</th>"
-                + "<th class=\"n\">mean / slowest write (ms)</th></tr>");
+                + "<th class=\"n\">events/s</th><th class=\"n\">uncompressed MB/s</th><th class=\"n\">hashes/s</th></tr>");
         for (Map.Entry<String, Map<String, Object>> g : groups(report).entrySet()) {
             Map<String, Object> t = map(g.getValue(), "throughput");
-            Map<String, Object> cold = map(g.getValue(), "coldStarts");
-            Map<String, Object> dynamo = map(g.getValue(), "dynamoDb");
-            Map<String, Object> workers = g.getValue().get("workers") instanceof Map<?, ?> w ? (Map<String, Object>) w : Map.of();
             html.append("<tr><td>").append(Html.escape(g.getKey())).append("</td>");
             num(html, g.getValue().get("tasks"));
             html.append("<td>").append(Html.escape(g.getValue().get("byStatus"))).append("</td>");
@@ -87,12 +82,26 @@ public final class HtmlReport {
             num(html, t.get("eventsPerSecond"));
             num(html, t.get("uncompressedMBPerSecond"));
             num(html, t.get("hashesPerSecond"));
+            html.append("</tr>");
+        }
+        html.append("</table>\n");
+
+        html.append("<h2>Workers and DynamoDB writes</h2>\n");
+        html.append("<table id=\"workers-table\"><tr><th>group</th><th class=\"n\">cold starts (share)</th><th class=\"n\">init p50 (ms)</th>"
+                + "<th>threads seen</th><th>vCPU shares seen</th><th class=\"n\">write calls / task</th>"
+                + "<th class=\"n\">mean write (ms)</th><th class=\"n\">slowest write (ms)</th></tr>");
+        for (Map.Entry<String, Map<String, Object>> g : groups(report).entrySet()) {
+            Map<String, Object> cold = map(g.getValue(), "coldStarts");
+            Map<String, Object> dynamo = map(g.getValue(), "dynamoDb");
+            Map<String, Object> workers = map(g.getValue(), "workers");
+            html.append("<tr><td>").append(Html.escape(g.getKey())).append("</td>");
             num(html, cold.get("tasks") + " (" + cold.get("share") + ")");
             num(html, map(cold, "initMs").get("p50"));
             html.append("<td>").append(Html.escape(workers.getOrDefault("threadsSeen", "–"))).append("</td><td>")
                     .append(Html.escape(workers.getOrDefault("vcpuSharesSeen", "–"))).append("</td>");
             num(html, dynamo.get("writeCallsPerTask"));
-            num(html, dynamo.get("meanWriteMs") + " / " + dynamo.get("slowestWriteMs"));
+            num(html, dynamo.get("meanWriteMs"));
+            num(html, dynamo.get("slowestWriteMs"));
             html.append("</tr>");
         }
         html.append("</table>\n");

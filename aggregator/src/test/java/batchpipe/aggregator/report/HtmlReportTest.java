@@ -52,7 +52,7 @@ class HtmlReportTest {
 
         String html = HtmlReport.render(report);
 
-        assertThat(html).contains("<table id=\"latency-table\"", "<table id=\"throughput-table\"", "<table id=\"cost-lines\"",
+        assertThat(html).contains("<table id=\"latency-table\"", "<table id=\"throughput-table\"", "<table id=\"workers-table\"", "<table id=\"cost-lines\"",
                 "<table id=\"cost-by-architecture\"", "<table id=\"monthly\"");
         // task durations 500, 1,000 and 2,000 ms: p50 is 1,000
         assertThat(html).contains("<tr><td>all</td><td>taskDurationMs</td><td class=\"n\">3</td><td class=\"n\">1000</td>");
