@@ -188,7 +188,7 @@ class ReportIT {
         Map<String, Object> measured = Json.parseObject(Files.readString(again.resolve("report.json")));
         // without the runtime's REPORT lines, the worker invocations are measured from tasks.csv, and the latencies are the same
         assertThat(map(measured, List.of("cost", "durations"))).containsEntry("REPORT line", 0L)
-                .containsEntry("task records", (long) rows.stream().map(r -> r.get("requestId")).distinct().count());
+                .containsEntry("task records", rows.stream().map(r -> r.get("requestId")).distinct().count());
         assertThat(map(measured, List.of("overall", "latency"))).isEqualTo(map(report, List.of("overall", "latency")));
         assertThat(Files.readString(again.resolve("tasks.csv"))).isEqualTo(Files.readString(out.resolve("run/tasks.csv")));
 
