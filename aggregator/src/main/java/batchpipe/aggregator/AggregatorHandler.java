@@ -1,5 +1,7 @@
 package batchpipe.aggregator;
 
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
@@ -12,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +30,21 @@ public final class AggregatorHandler implements RequestStreamHandler {
     private final ReportService reports;
 
     public AggregatorHandler() {
-        this(FunctionEnvironment.require(FunctionEnvironment.current(), "TABLE_NAME"), AwsClients.dynamoDb());
+        this(FunctionEnvironment.current(), AwsClients.dynamoDb());
     }
 
-    AggregatorHandler(String table, DynamoDbClient dynamoDb) {
-        this.reports = new ReportService(new RunReader(dynamoDb, table), dynamoDb, table);
+    /**
+     * {@code TABLE_NAME}; optional {@code PRICE_TABLE_FILE} (a price table laid over the bundled one) and
+     * {@code RUNS_PER_MONTH} (for the monthly projection, default 30).
+     */
+    AggregatorHandler(Map<String, String> env, DynamoDbClient dynamoDb) {
+        String table = FunctionEnvironment.require(env, "TABLE_NAME");
+        PriceTable prices = PriceTable.load(env.get("PRICE_TABLE_FILE"));
+        CostAssumptions assumptions = CostAssumptions.defaults().withRunsPerMonth(FunctionEnvironment.intValue(env, "RUNS_PER_MONTH",
+                CostAssumptions.DEFAULT_RUNS_PER_MONTH, 1, 1_000_000_000));
+        // EMF documents are log lines; System.out is looked up per line because a host may redirect it.
+        this.reports = new ReportService(new RunReader(dynamoDb, table), dynamoDb, table, prices, assumptions,
+                line -> System.out.println(line), Clock.systemUTC());
     }
 
     @Override

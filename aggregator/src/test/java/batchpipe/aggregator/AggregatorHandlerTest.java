@@ -3,6 +3,7 @@ package batchpipe.aggregator;
 import batchpipe.common.json.Json;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -15,6 +16,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -30,6 +33,8 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.withSettings;
 
 class AggregatorHandlerTest {
+    @TempDir
+    Path dir;
     private DynamoDbClient dynamoDb;
     private AggregatorHandler handler;
 
@@ -52,7 +57,7 @@ class AggregatorHandlerTest {
         }).when(dynamoDb).query(any(QueryRequest.class));
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
         doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
-        handler = new AggregatorHandler("tbl", dynamoDb);
+        handler = new AggregatorHandler(Map.of("TABLE_NAME", "tbl"), dynamoDb);
     }
 
     private Map<String, Object> invoke(String event) throws Exception {
@@ -85,6 +90,27 @@ class AggregatorHandlerTest {
         assertThat(response).isEqualTo(Map.of("batchItemFailures", List.of(
                 Map.of("itemIdentifier", "m2"), Map.of("itemIdentifier", "m3"))));
         verify(dynamoDb, times(2)).putItem(any(PutItemRequest.class));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void handleRequest_pricesWithThePriceTableFileAndRunsPerMonthOfItsEnvironment() throws Exception {
+        Path prices = dir.resolve("prices.json");
+        Files.writeString(prices, "{\"date\": \"2030-01-01\"}");
+        handler = new AggregatorHandler(Map.of("TABLE_NAME", "tbl", "PRICE_TABLE_FILE", prices.toString(), "RUNS_PER_MONTH", "720"), dynamoDb);
+
+        Map<String, Object> cost = (Map<String, Object>) invoke("{\"runId\": \"r1\"}").get("cost");
+
+        assertThat((Map<String, Object>) cost.get("priceTable")).containsEntry("date", "2030-01-01")
+                .containsEntry("origin", "resource batchpipe/aggregator/cost/prices-us-east-1.json overridden by file " + prices);
+        assertThat((Map<String, Object>) cost.get("monthly")).containsEntry("runsPerMonth", 720L);
+    }
+
+    @Test
+    void constructor_saysWhichVariableIsWrong() {
+        assertThatThrownBy(() -> new AggregatorHandler(Map.of("TABLE_NAME", "tbl", "RUNS_PER_MONTH", "many"), dynamoDb))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("environment variable RUNS_PER_MONTH must be a whole number, got 'many'");
     }
 
     @Test

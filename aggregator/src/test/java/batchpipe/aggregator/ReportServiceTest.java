@@ -1,5 +1,9 @@
 package batchpipe.aggregator;
 
+import batchpipe.aggregator.cost.BilledInvocation;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.json.Json;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +15,11 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -29,9 +38,12 @@ class ReportServiceTest {
     private RunReader reader;
     private DynamoDbClient dynamoDb;
     private ReportService service;
+    private final List<String> metrics = new ArrayList<>();
 
-    private static final Map<String, Object> TASK = Map.of("taskId", "hash-000001", "kind", "hash", "status", "done",
-            "enqueuedAt", 1_000L, "startedAt", 1_500L, "finishedAt", 3_000L, "durationMs", 1_500L, "hashes", 4L);
+    private static final Map<String, Object> TASK = Map.ofEntries(Map.entry("taskId", "hash-000001"), Map.entry("kind", "hash"),
+            Map.entry("status", "done"), Map.entry("enqueuedAt", 1_000L), Map.entry("startedAt", 1_500L), Map.entry("finishedAt", 3_000L),
+            Map.entry("durationMs", 1_500L), Map.entry("hashes", 4L), Map.entry("requestId", "req-1"), Map.entry("functionName", "worker"),
+            Map.entry("architecture", "arm64"), Map.entry("memoryMb", 1024L));
 
     @BeforeEach
     void setUp() {
@@ -39,7 +51,8 @@ class ReportServiceTest {
         dynamoDb = mock(DynamoDbClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
         doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
-        service = new ReportService(reader, dynamoDb, "tbl");
+        service = new ReportService(reader, dynamoDb, "tbl", PriceTable.defaults(), CostAssumptions.defaults(), metrics::add,
+                Clock.fixed(Instant.ofEpochMilli(9_000), ZoneOffset.UTC));
     }
 
     private static Map<String, Object> run(long total) {
@@ -66,6 +79,62 @@ class ReportServiceTest {
         assertThat(update.getValue().updateExpression()).isEqualTo("SET #status = :complete");
         assertThat(update.getValue().expressionAttributeNames()).isEqualTo(Map.of("#status", "status"));
         assertThat(update.getValue().expressionAttributeValues()).isEqualTo(Map.of(":complete", AttributeValue.fromS("complete")));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void report_withoutReportLinesMeasuresTheInvocationFromItsTaskRecords() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+
+        Map<String, Object> report = service.report("r1");
+
+        Map<String, Object> cost = (Map<String, Object>) report.get("cost");
+        assertThat((Map<String, Object>) cost.get("durations")).containsEntry("REPORT line", 0L).containsEntry("task records", 1L);
+        Map<String, Object> lambda = (Map<String, Object>) cost.get("lambda");
+        // 3,000 - 1,500 = 1,500 ms at 1,024 MB = 1.5 GB-s
+        assertThat((BigDecimal) lambda.get("gbSeconds")).isEqualByComparingTo("1.5");
+        assertThat(report).doesNotContainKey("inputs");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void report_usesTheReportLinesItIsGivenAndKeepsThemInTheFullReportOnly() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        List<ReportLine> lines = List.of(new ReportLine("req-1", "worker", "arm64", 1024, 1_999.2, 2_000, null),
+                new ReportLine("req-producer", "producer", "arm64", 1024, 99.0, 100, 500.4));
+
+        RunReport report = service.report("r1", new ReportInputs(lines, "two test lines", CostAssumptions.defaults()));
+
+        Map<String, Object> lambda = (Map<String, Object>) ((Map<String, Object>) report.report().get("cost")).get("lambda");
+        // 2,000 + 100 billed ms, and 501 ms of INIT, all at 1,024 MB
+        assertThat((BigDecimal) lambda.get("gbSeconds")).isEqualByComparingTo("2.1");
+        assertThat((BigDecimal) lambda.get("initGbSeconds")).isEqualByComparingTo("0.501");
+        Map<String, Object> inputs = (Map<String, Object>) report.report().get("inputs");
+        assertThat(inputs).containsEntry("reportLines", "two test lines");
+        assertThat((List<Map<String, Object>>) inputs.get("invocations")).extracting(i -> i.get("source"))
+                .containsOnly(BilledInvocation.FROM_REPORT_LINE);
+        assertThat(report.summary()).doesNotContainKey("inputs").containsKey("cost");
+        assertThat(report.tasks()).containsExactly(TASK);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void report_emitsTheHeadlineFiguresAsOneEmfDocument() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+
+        Map<String, Object> report = service.report("r1");
+
+        assertThat(metrics).hasSize(1);
+        Map<String, Object> emf = Json.parseObject(metrics.get(0));
+        assertThat(emf).containsEntry("runId", "r1").containsEntry("Label", "unlabelled").containsEntry("Tasks", 1L)
+                .containsEntry("TaskDurationP50", 1_500L);
+        assertThat(emf.get("CostPerRunUsd")).isEqualTo(((Map<String, Object>) report.get("cost")).get("total"));
+        Map<String, Object> aws = (Map<String, Object>) emf.get("_aws");
+        assertThat(aws).containsEntry("Timestamp", 9_000L);
+        Map<String, Object> directive = ((List<Map<String, Object>>) aws.get("CloudWatchMetrics")).get(0);
+        assertThat(directive).containsEntry("Namespace", "Batchpipe").containsEntry("Dimensions", List.of(List.of("Label")));
+        assertThat((List<Map<String, Object>>) directive.get("Metrics")).extracting(m -> m.get("Name"))
+                .contains("Tasks", "TasksPerSecond", "TaskDurationP99", "EndToEndP99", "ColdStartShare", "CostPerRunUsd");
     }
 
     @Test

@@ -50,6 +50,9 @@ public final class MarkdownReport {
                 .append(" DynamoDB writes: ").append(dynamo.get("writeCallsPerTask")).append(" calls per task, mean ")
                 .append(dynamo.get("meanWriteMs")).append(" ms, slowest ").append(dynamo.get("slowestWriteMs")).append(" ms.\n");
 
+        platforms(md, (Map<String, Object>) report.get("byPlatform"));
+        if (report.get("cost") instanceof Map<?, ?> cost) cost(md, (Map<String, Object>) cost);
+
         Map<String, Object> countBy = (Map<String, Object>) report.get("countBy");
         if (!countBy.isEmpty()) {
             md.append("\n## Events by field\n");
@@ -65,6 +68,89 @@ public final class MarkdownReport {
                     .append(" | ").append(String.valueOf(p.get("reason")).replace("|", "\\|")).append(" |\n"));
         }
         return md.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void platforms(StringBuilder md, Map<String, Object> byPlatform) {
+        md.append("\n## Platforms (architecture / memory)\n\n");
+        md.append("| platform | tasks | cold starts | init p50 (ms) | threads seen | vCPU shares seen | queue wait p99 | end to end p99 (ms) |\n");
+        md.append("|---|---:|---:|---:|---|---|---:|---:|\n");
+        byPlatform.forEach((platform, value) -> {
+            Map<String, Object> g = (Map<String, Object>) value;
+            Map<String, Object> cold = (Map<String, Object>) g.get("coldStarts");
+            Map<String, Object> workers = (Map<String, Object>) g.get("workers");
+            Map<String, Object> latency = (Map<String, Object>) g.get("latency");
+            md.append("| ").append(platform).append(" | ").append(g.get("tasks"))
+                    .append(" | ").append(cold.get("tasks")).append(" (").append(cold.get("share")).append(")")
+                    .append(" | ").append(((Map<String, Object>) cold.get("initMs")).getOrDefault("p50", "–"))
+                    .append(" | ").append(workers == null ? "–" : workers.get("threadsSeen"))
+                    .append(" | ").append(workers == null ? "–" : workers.get("vcpuSharesSeen"))
+                    .append(" | ").append(((Map<String, Object>) latency.get("queueWaitMs")).getOrDefault("p99", "–"))
+                    .append(" | ").append(((Map<String, Object>) latency.get("endToEndMs")).getOrDefault("p99", "–")).append(" |\n");
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void cost(StringBuilder md, Map<String, Object> cost) {
+        Map<String, Object> table = (Map<String, Object>) cost.get("priceTable");
+        Map<String, Object> durations = (Map<String, Object>) cost.get("durations");
+        md.append("\n## Cost (").append(cost.get("currency")).append(")\n\n");
+        md.append("Prices: ").append(table.get("region")).append(", dated ").append(table.get("date"))
+                .append(" (").append(table.get("origin")).append("). Lambda durations: ")
+                .append(durations.get("REPORT line")).append(" invocations billed from REPORT lines, ")
+                .append(durations.get("task records")).append(" measured from task records.\n\n");
+        md.append("| service | item | quantity | unit | unit price | cost | how |\n|---|---|---:|---|---:|---:|---|\n");
+        for (Map<String, Object> line : (List<Map<String, Object>>) cost.get("lines")) {
+            md.append("| ").append(line.get("service")).append(" | ").append(cell(line.get("item")))
+                    .append(" | ").append(plain(line.get("quantity"))).append(" | ").append(line.get("unit"))
+                    .append(" | ").append(plain(line.get("unitPrice"))).append(" | ").append(plain(line.get("cost")))
+                    .append(" | ").append(cell(line.get("formula"))).append(" |\n");
+        }
+        md.append("| **total per run** | | | | | **").append(plain(cost.get("total"))).append("** | |\n\n");
+        md.append("Per million tasks: ").append(plain(cost.get("perMillionTasks"))).append(".");
+        ((Map<String, Object>) cost.get("byKind")).forEach((kind, value) -> {
+            Map<String, Object> k = (Map<String, Object>) value;
+            md.append(" ").append(kind).append(": ").append(plain(k.get("cost"))).append(" (share ").append(plain(k.get("share")))
+                    .append(" of task time)");
+            if (k.get("perGbScanned") != null) md.append(", ").append(plain(k.get("perGbScanned"))).append(" per GB scanned");
+            if (k.get("perThousandHashes") != null) md.append(", ").append(plain(k.get("perThousandHashes"))).append(" per thousand hashes");
+            md.append(".");
+        });
+        md.append("\n\n### By architecture\n\n");
+        md.append("| architecture | basis | GB-s | Lambda compute | INIT | requests | other services | total per run | per million tasks |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        List<String> assumptions = new java.util.ArrayList<>();
+        ((Map<String, Object>) cost.get("byArchitecture")).forEach((architecture, value) -> {
+            if (!(value instanceof Map<?, ?> m) || !m.containsKey("basis")) return;
+            Map<String, Object> a = (Map<String, Object>) value;
+            md.append("| ").append(architecture).append(" | ").append(a.get("basis")).append(" | ").append(plain(a.get("gbSeconds")))
+                    .append(" | ").append(plain(a.get("lambdaCompute"))).append(" | ").append(plain(a.get("lambdaInit")))
+                    .append(" | ").append(plain(a.get("lambdaRequests"))).append(" | ").append(plain(a.get("otherServices")))
+                    .append(" | ").append(plain(a.get("total"))).append(" | ").append(plain(a.get("perMillionTasks"))).append(" |\n");
+            if (a.get("assumption") != null) assumptions.add(architecture + ": " + a.get("assumption"));
+        });
+        for (String assumption : assumptions) md.append("\n- ").append(assumption);
+        Map<String, Object> monthly = (Map<String, Object>) cost.get("monthly");
+        md.append("\n\n### Monthly projection at ").append(monthly.get("runsPerMonth")).append(" runs a month\n\n");
+        md.append("| architecture | GB-s | Lambda compute (volume tiers) | requests | other services | total |\n|---|---:|---:|---:|---:|---:|\n");
+        ((Map<String, Object>) monthly.get("byArchitecture")).forEach((architecture, value) -> {
+            Map<String, Object> m = (Map<String, Object>) value;
+            md.append("| ").append(architecture).append(" | ").append(plain(m.get("gbSeconds"))).append(" | ").append(plain(m.get("lambdaCompute")))
+                    .append(" | ").append(plain(m.get("lambdaRequests"))).append(" | ").append(plain(m.get("otherServices")))
+                    .append(" | ").append(plain(m.get("total"))).append(" |\n");
+        });
+        md.append("\nNot included: ").append(String.join("; ", (List<String>) cost.get("notIncluded"))).append(".\n");
+    }
+
+    /** Numbers as written in report.json (no exponent); absent as a dash. */
+    static String plain(Object value) {
+        if (value == null) return "–";
+        if (value instanceof java.math.BigDecimal d) return d.toPlainString();
+        return String.valueOf(value);
+    }
+
+    private static String cell(Object value) {
+        return String.valueOf(value).replace("|", "\\|");
     }
 
     @SuppressWarnings("unchecked")

@@ -1,7 +1,9 @@
 package batchpipe.aggregator.stats;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -40,6 +42,25 @@ public final class Percentiles {
         for (long v : sorted) sum += v;
         summary.put("mean", Math.round(sum / sorted.length * 10) / 10.0);
         return summary;
+    }
+
+    /** The percentiles a distribution (CDF) is drawn at: 1 to 100 in steps of 1, with 99.9 before 100. */
+    public static List<Double> distributionPoints() {
+        List<Double> points = new ArrayList<>();
+        for (int p = 1; p <= 99; p++) points.add((double) p);
+        points.add(99.9);
+        points.add(100.0);
+        return points;
+    }
+
+    /** The nearest-rank value at each of {@link #distributionPoints()}; empty for no values. */
+    public static List<Long> distribution(long[] values) {
+        if (values.length == 0) return List.of();
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        List<Long> out = new ArrayList<>();
+        for (double p : distributionPoints()) out.add(nearestRank(sorted, p));
+        return out;
     }
 
     static String label(double p) {

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Turns a run's record and task records into the report's figures. Every figure is computed from the
@@ -55,6 +57,8 @@ public final class RunStatistics {
         Map<String, Object> platforms = new TreeMap<>();
         byPlatform.forEach((platform, ofPlatform) -> platforms.put(platform, group(ofPlatform, windowSeconds)));
         report.put("byPlatform", platforms);
+        report.put("timeline", Timeline.of(tasks, windowStart, lastFinish));
+        report.put("distribution", distribution(tasks));
         report.put("countBy", mergedCountBy(tasks));
         List<Map<String, Object>> problems = new ArrayList<>();
         for (Map<String, Object> t : tasks) {
@@ -72,7 +76,11 @@ public final class RunStatistics {
         long events = 0, malformed = 0, bytes = 0, compressed = 0, hashes = 0, cold = 0, writeCalls = 0;
         double writeMsTotal = 0, writeMsMax = 0;
         List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>(), inits = new ArrayList<>();
+        SortedSet<Long> threads = new TreeSet<>();
+        SortedSet<Double> vcpuShares = new TreeSet<>();
         for (Map<String, Object> t : tasks) {
+            if (t.get("threads") instanceof Number n) threads.add(n.longValue());
+            if (t.get("vcpuShare") instanceof Number n) vcpuShares.add(n.doubleValue());
             byStatus.merge(String.valueOf(t.get("status")), 1L, Long::sum);
             events += asLong(t.get("events"));
             malformed += asLong(t.get("malformed"));
@@ -124,7 +132,29 @@ public final class RunStatistics {
         dynamo.put("meanWriteMs", writeCalls == 0 ? 0 : round3(writeMsTotal / writeCalls));
         dynamo.put("slowestWriteMs", round3(writeMsMax));
         g.put("dynamoDb", dynamo);
+        Map<String, Object> workers = new LinkedHashMap<>();
+        workers.put("threadsSeen", new ArrayList<>(threads));
+        workers.put("vcpuSharesSeen", new ArrayList<>(vcpuShares));
+        g.put("workers", workers);
         return g;
+    }
+
+    /** Nearest-rank values at 1..100 % (and 99.9) of the three latencies: the CDF the HTML report draws. */
+    private static Map<String, Object> distribution(List<Map<String, Object>> tasks) {
+        List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>();
+        for (Map<String, Object> t : tasks) {
+            durations.add(asLong(t.get("durationMs")));
+            if (t.get("enqueuedAt") != null) {
+                waits.add(asLong(t.get("startedAt")) - asLong(t.get("enqueuedAt")));
+                endToEnd.add(asLong(t.get("finishedAt")) - asLong(t.get("enqueuedAt")));
+            }
+        }
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("percentiles", Percentiles.distributionPoints());
+        d.put("taskDurationMs", Percentiles.distribution(toArray(durations)));
+        d.put("queueWaitMs", Percentiles.distribution(toArray(waits)));
+        d.put("endToEndMs", Percentiles.distribution(toArray(endToEnd)));
+        return d;
     }
 
     @SuppressWarnings("unchecked")

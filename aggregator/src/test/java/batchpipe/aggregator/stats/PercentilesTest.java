@@ -2,6 +2,7 @@ package batchpipe.aggregator.stats;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 
@@ -135,6 +136,28 @@ class PercentilesTest {
         assertThat(summary).containsEntry("p50", 500L).containsEntry("p90", 900L).containsEntry("p95", 950L)
                 .containsEntry("p99", 990L).containsEntry("p99.9", 999L).containsEntry("max", 1000L)
                 .containsEntry("mean", 500.5);
+    }
+
+    @Test
+    void distribution_ofOneValueIsThatValueAtEveryPoint() {
+        assertThat(Percentiles.distribution(new long[]{7})).hasSize(101).containsOnly(7L);
+    }
+
+    @Test
+    void distribution_ofOneToTwoHundredIsTheNearestRankAtEachPoint() {
+        List<Long> d = Percentiles.distribution(oneTo(200));
+
+        assertThat(Percentiles.distributionPoints()).hasSize(101).startsWith(1.0, 2.0).endsWith(99.0, 99.9, 100.0);
+        assertThat(d.get(0)).isEqualTo(2);      // p1: ceil(2) = rank 2
+        assertThat(d.get(49)).isEqualTo(100);   // p50
+        assertThat(d.get(99)).isEqualTo(200);   // p99.9: ceil(199.8) = 200
+        assertThat(d.get(98)).isEqualTo(198);   // p99
+        assertThat(d.get(100)).isEqualTo(200);  // p100
+    }
+
+    @Test
+    void distribution_ofNoValuesIsEmpty() {
+        assertThat(Percentiles.distribution(new long[0])).isEmpty();
     }
 
     @Test

@@ -42,6 +42,10 @@ class RunStatisticsTest {
     }
 
     private static List<Map<String, Object>> tasks() {
+        return new java.util.ArrayList<>(fourTasks());
+    }
+
+    private static List<Map<String, Object>> fourTasks() {
         Map<String, Object> scanA = task("scan-a", "scan", "done", 1_200, 1_700, "arm64", 1024, true, 1, 4.0, 4.0);
         scanA.put("initMs", 300L);
         scanA.put("events", 100L);
@@ -202,6 +206,59 @@ class RunStatisticsTest {
         assertThat(map(report, "window")).containsEntry("start", 1_200L).containsEntry("seconds", 3.8)
                 .containsEntry("definition", "last finishedAt - first startedAt");
         assertThat(map(report, "overall", "throughput")).containsEntry("tasksPerSecond", 1.053);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void compute_drawsTheTimelineOverTheRunWindow() {
+        Map<String, Object> timeline = map(RunStatistics.compute("r1", run(4), tasks()), "timeline");
+
+        // window 1,000 .. 5,000 ms: four 1 s buckets; finishes at offsets 700, 1,500, 3,000 and 4,000 (the end: last bucket)
+        assertThat(timeline).containsEntry("start", 1_000L).containsEntry("bucketSeconds", 1L);
+        assertThat((List<Map<String, Object>>) timeline.get("buckets")).extracting(b -> b.get("tasks"))
+                .containsExactly(1L, 1L, 0L, 2L);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void compute_givesTheDistributionOfEachLatency() {
+        Map<String, Object> distribution = map(RunStatistics.compute("r1", run(4), tasks()), "distribution");
+
+        // durations 500, 1000, 2000, 2000: p1..p25 -> rank 1, p26..p50 -> rank 2, above -> 2000
+        List<Long> durations = (List<Long>) distribution.get("taskDurationMs");
+        assertThat(durations).hasSize(101);
+        assertThat(durations.get(24)).isEqualTo(500L);
+        assertThat(durations.get(25)).isEqualTo(1_000L);
+        assertThat(durations.get(50)).isEqualTo(2_000L);
+        assertThat((List<Long>) distribution.get("queueWaitMs")).startsWith(200L).endsWith(2_000L);
+        assertThat((List<Long>) distribution.get("endToEndMs")).startsWith(700L).endsWith(4_000L);
+    }
+
+    @Test
+    void compute_listsTheThreadsAndVcpuSharesWorkersRanWith() {
+        List<Map<String, Object>> tasks = tasks();
+        tasks.get(0).put("threads", 2L);
+        tasks.get(0).put("vcpuShare", 1.0);
+        tasks.get(1).put("threads", 1L);
+        tasks.get(1).put("vcpuShare", 0.5);
+        tasks.get(2).put("threads", 2L);
+        tasks.get(2).put("vcpuShare", 1.0);
+
+        Map<String, Object> workers = map(RunStatistics.compute("r1", run(4), tasks), "overall", "workers");
+
+        assertThat(workers).containsEntry("threadsSeen", List.of(1L, 2L)).containsEntry("vcpuSharesSeen", List.of(0.5, 1.0));
+    }
+
+    @Test
+    void compute_leavesKindsWithoutTasksOutAndGivesEmptyLatenciesOnlyACount() {
+        List<Map<String, Object>> scansOnly = tasks().subList(0, 2);
+
+        Map<String, Object> report = RunStatistics.compute("r1", run(2), scansOnly);
+
+        assertThat(map(report, "byKind")).containsOnlyKeys("scan");
+        assertThat(map(report, "overall", "coldStarts", "initMs")).containsEntry("count", 1);
+        Map<String, Object> warm = RunStatistics.compute("r1", run(1), List.of(scansOnly.get(1)));
+        assertThat(map(warm, "overall", "coldStarts", "initMs")).containsExactly(entry("count", 0));
     }
 
     @Test

@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
         description = {"Runs the whole pipeline on a fresh local stack and writes its report.",
                 "Loads seeded sample logs, invokes the producer as the schedule would, lets the event source mappings",
                 "drive the workers until the run completes, runs the aggregator, prints a summary and writes",
-                "report.json and report.md into --out."})
+                "report.json, report.md, tasks.csv and report.html into --out."})
 final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -166,7 +166,11 @@ final class DemoCommand implements Callable<Integer> {
                     e.getKey(), s.invocations(), s.messagesDelivered(), s.messagesDeleted(), s.messagesReturned());
         }
         out.printf(Locale.ROOT, "  dead-letter queue: %s messages%n", visibleMessages(stack, "TasksDeadLetterQueue"));
-        out.println("  report: " + outcome.outDir().resolve("report.json") + ", " + outcome.outDir().resolve("report.md"));
+        Map<String, Object> cost = (Map<String, Object>) report.get("cost");
+        out.printf(Locale.ROOT, "  cost: %s %s per run, %s per million tasks (see report.md)%n", cost.get("currency"),
+                ((java.math.BigDecimal) cost.get("total")).toPlainString(), ((java.math.BigDecimal) cost.get("perMillionTasks")).toPlainString());
+        out.println("  report: " + String.join(", ", batchpipe.local.report.ReportFiles.RUN_FILES.stream()
+                .map(f -> outcome.outDir().resolve(f).toString()).toList()));
     }
 
     private static String visibleMessages(LocalStack stack, String queueLogicalId) {

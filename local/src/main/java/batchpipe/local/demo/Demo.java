@@ -1,9 +1,17 @@
 package batchpipe.local.demo;
 
-import batchpipe.aggregator.report.MarkdownReport;
+import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.ReportService;
+import batchpipe.aggregator.RunReader;
+import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunProgress;
 import batchpipe.common.table.TableKeys;
+import batchpipe.local.report.ReportFiles;
+import batchpipe.local.report.RuntimeReportLines;
 import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
@@ -12,8 +20,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +31,8 @@ import java.util.function.BiConsumer;
 /**
  * The main job on the local stack: seed sample logs, invoke the producer as the schedule would, let
  * the event source mappings drive workers until the run completes, wait for the aggregator (triggered
- * by the worker that finished the run), and write the report files.
+ * by the worker that finished the run), report it again with the runtime's REPORT lines, and write
+ * the four report files (report.json, report.md, tasks.csv, report.html).
  */
 public final class Demo {
     /**
@@ -34,7 +43,7 @@ public final class Demo {
      * @param hashCost       bcrypt cost
      * @param runId          the run's id, or null for a new one
      * @param outDir         where the report files go; null for out/&lt;runId&gt;
-     * @param writeReports   whether to write report.json and report.md
+     * @param writeReports   whether to write report.json, report.md, tasks.csv and report.html
      */
     public record Settings(int objects, int linesPerObject, int hashBatches, int hashBatchSize, int hashCost, long seed,
                            String runId, Path outDir, boolean writeReports, Duration timeout) {
@@ -95,15 +104,20 @@ public final class Demo {
             throw new IllegalStateException("run " + runId + " did not complete within " + settings.timeout().toSeconds() + " s: "
                     + status.finished() + " of " + status.planned() + " tasks finished");
         }
-        Map<String, Object> report = awaitReport(stack, table, runId, deadline);
+        awaitReport(stack, table, runId, deadline);
         awaitDrained(stack, "CompletionsQueue", deadline);
+        // The aggregator has reported the run without billed durations, which only the runtime knows:
+        // report it again, as on demand, with the REPORT lines of every invocation this process made.
+        List<ReportLine> reportLines = RuntimeReportLines.of(pipeline.runtime());
+        ReportService reports = new ReportService(new RunReader(stack.dynamoDb(), table), stack.dynamoDb(), table,
+                PriceTable.defaults(), CostAssumptions.defaults(), metrics -> { }, Clock.systemUTC());
+        RunReport report = reports.report(runId, new ReportInputs(reportLines, RuntimeReportLines.source(reportLines.size()),
+                CostAssumptions.defaults()));
         Path outDir = settings.outDir() != null ? settings.outDir() : Path.of("out", runId);
         if (settings.writeReports()) {
-            Files.createDirectories(outDir);
-            Files.writeString(outDir.resolve("report.json"), Json.writePretty(report));
-            Files.writeString(outDir.resolve("report.md"), MarkdownReport.render(report));
+            ReportFiles.write(outDir, report);
         }
-        return new Outcome(runId, plan, report, outDir, (System.nanoTime() - start) / 1e9, seeded);
+        return new Outcome(runId, plan, report.summary(), outDir, (System.nanoTime() - start) / 1e9, seeded);
     }
 
     /** A run that cannot complete: thrown with its id so that the books can still be audited. */
@@ -134,13 +148,13 @@ public final class Demo {
     }
 
     /** The summary the aggregator writes once the completions queue delivers the run. */
-    private static Map<String, Object> awaitReport(LocalStack stack, String table, String runId, long deadline) throws InterruptedException {
+    private static void awaitReport(LocalStack stack, String table, String runId, long deadline) throws InterruptedException {
         Map<String, AttributeValue> key = Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
                 TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK));
         while (System.nanoTime() < deadline) {
             Map<String, AttributeValue> item = stack.dynamoDb().getItem(b -> b.tableName(table).key(key).consistentRead(true)).item();
             if (item != null && item.containsKey("report") && "complete".equals(item.get("status").s())) {
-                return Json.parseObject(item.get("report").s());
+                return;
             }
             Thread.sleep(100);
         }

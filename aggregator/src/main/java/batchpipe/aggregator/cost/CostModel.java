@@ -1,0 +1,390 @@
+package batchpipe.aggregator.cost;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Prices a run: Lambda per invocation (billed ms × memory × the architecture's price per GB-second,
+ * the billed INIT time of cold starts, the request price), SQS requests, DynamoDB request units and S3
+ * requests, from a {@link PriceTable}. Amounts are exact decimals, summed exactly and rounded to 12
+ * places only when written, so each line can be multiplied out by hand from the figures beside it.
+ * docs/COST.md has every formula with a worked example.
+ */
+public final class CostModel {
+    private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
+    private static final BigDecimal BILLION = BigDecimal.valueOf(1_000_000_000);
+    private static final BigDecimal THOUSAND = BigDecimal.valueOf(1_000);
+
+    private final PriceTable prices;
+
+    public CostModel(PriceTable prices) {
+        this.prices = prices;
+    }
+
+    /** Lambda's part of a scenario: GB-seconds and amounts, before and after INIT. */
+    private record LambdaCost(long invocations, BigDecimal gbSeconds, BigDecimal initGbSeconds, BigDecimal compute,
+                              BigDecimal init, BigDecimal requests) {
+        BigDecimal total() {
+            return compute.add(init).add(requests);
+        }
+    }
+
+    public Map<String, Object> compute(List<Map<String, Object>> tasks, List<BilledInvocation> invocations,
+                                       UsageModel.Usage usage, CostAssumptions assumptions) {
+        Map<String, Object> cost = new LinkedHashMap<>();
+        List<Map<String, Object>> lines = new ArrayList<>();
+        cost.put("currency", prices.describe().get("currency"));
+        cost.put("priceTable", prices.describe());
+        cost.put("assumptions", assumptionsJson(assumptions));
+        cost.put("durations", durationSources(invocations));
+
+        // Lambda, each invocation at the price of the architecture it ran on.
+        Map<String, List<BilledInvocation>> groups = new TreeMap<>();
+        for (BilledInvocation i : invocations) {
+            groups.computeIfAbsent(i.function() + " " + i.architecture() + " " + i.memoryMb() + " MB", k -> new ArrayList<>()).add(i);
+        }
+        List<Map<String, Object>> lambdaGroups = new ArrayList<>();
+        BigDecimal lambdaTotal = BigDecimal.ZERO;
+        BigDecimal gbSecondsTotal = BigDecimal.ZERO;
+        BigDecimal initGbSecondsTotal = BigDecimal.ZERO;
+        for (Map.Entry<String, List<BilledInvocation>> e : groups.entrySet()) {
+            List<BilledInvocation> group = e.getValue();
+            BilledInvocation first = group.get(0);
+            String priceArchitecture = pricedAs(first.architecture());
+            BigDecimal price = prices.gbSecondPrice(priceArchitecture);
+            long billedMs = group.stream().mapToLong(BilledInvocation::billedMs).sum();
+            long initMs = group.stream().mapToLong(BilledInvocation::initBilledMs).sum();
+            LambdaCost lc = lambdaCost(group, priceArchitecture, null);
+            Map<String, Object> g = new LinkedHashMap<>();
+            g.put("function", first.function());
+            g.put("architecture", first.architecture());
+            if (!priceArchitecture.equals(first.architecture())) g.put("pricedAs", priceArchitecture + " (architecture not recorded)");
+            g.put("memoryMb", first.memoryMb());
+            g.put("invocations", group.size());
+            g.put("coldStarts", group.stream().filter(BilledInvocation::coldStart).count());
+            g.put("billedMs", billedMs);
+            g.put("initBilledMs", initMs);
+            g.put("gbSeconds", lc.gbSeconds().stripTrailingZeros());
+            g.put("initGbSeconds", lc.initGbSeconds().stripTrailingZeros());
+            g.put("pricePerGbSecond", price);
+            g.put("computeCost", Numbers.written(lc.compute()));
+            g.put("initCost", Numbers.written(lc.init()));
+            g.put("requestCost", Numbers.written(lc.requests()));
+            g.put("cost", Numbers.written(lc.total()));
+            g.put("durationSources", countBySource(group));
+            lambdaGroups.add(g);
+            lines.add(line("Lambda", "compute, " + e.getKey(), lc.gbSeconds(), "GB-s", price, lc.compute(),
+                    String.format(Locale.ROOT, "%d billed ms x %d MB / 1,024,000 = %s GB-s x $%s", billedMs, first.memoryMb(),
+                            Numbers.plain(lc.gbSeconds()), Numbers.plain(price))));
+            if (initMs > 0) {
+                lines.add(line("Lambda", "INIT, " + e.getKey(), lc.initGbSeconds(), "GB-s", price, lc.init(), prices.initBilled()
+                        ? String.format(Locale.ROOT, "%d billed INIT ms x %d MB / 1,024,000 = %s GB-s x $%s", initMs, first.memoryMb(),
+                        Numbers.plain(lc.initGbSeconds()), Numbers.plain(price))
+                        : "INIT is not billed under this price table (" + initMs + " ms of INIT seen)"));
+            }
+            lambdaTotal = lambdaTotal.add(lc.total());
+            gbSecondsTotal = gbSecondsTotal.add(lc.gbSeconds());
+            initGbSecondsTotal = initGbSecondsTotal.add(lc.initGbSeconds());
+        }
+        BigDecimal requestCost = prices.lambdaPerRequest().multiply(BigDecimal.valueOf(invocations.size()));
+        lines.add(line("Lambda", "requests", BigDecimal.valueOf(invocations.size()), "requests", prices.lambdaPerRequest(), requestCost,
+                invocations.size() + " invocations x $" + Numbers.plain(prices.lambdaPerMillionRequests()) + " per 1M"));
+        Map<String, Object> lambda = new LinkedHashMap<>();
+        lambda.put("invocations", invocations.size());
+        lambda.put("gbSeconds", gbSecondsTotal.stripTrailingZeros());
+        lambda.put("initGbSeconds", initGbSecondsTotal.stripTrailingZeros());
+        lambda.put("initBilled", prices.initBilled());
+        lambda.put("groups", lambdaGroups);
+        lambda.put("cost", Numbers.written(lambdaTotal));
+        cost.put("lambda", lambda);
+
+        // SQS, DynamoDB, S3: the same whichever architecture the functions run on.
+        long sqsRequests = UsageModel.Usage.total(usage.sqsRequests());
+        BigDecimal sqsCost = prices.sqsPerRequest().multiply(BigDecimal.valueOf(sqsRequests));
+        lines.add(line("SQS", "requests", BigDecimal.valueOf(sqsRequests), "requests", prices.sqsPerRequest(), sqsCost,
+                sqsRequests + " requests (64 KB chunks) x $" + Numbers.plain(prices.sqsPerMillionRequests()) + " per 1M"));
+        cost.put("sqs", service(usage.sqsRequests(), "requests", sqsRequests, sqsCost));
+
+        long wru = UsageModel.Usage.total(usage.writeUnits());
+        long rru = UsageModel.Usage.total(usage.readUnits());
+        BigDecimal writeCost = prices.perWriteUnit().multiply(BigDecimal.valueOf(wru));
+        BigDecimal readCost = prices.perReadUnit().multiply(BigDecimal.valueOf(rru));
+        lines.add(line("DynamoDB", "write request units", BigDecimal.valueOf(wru), "WRU", prices.perWriteUnit(), writeCost,
+                wru + " WRU x $" + Numbers.plain(prices.perMillionWriteUnits()) + " per 1M"));
+        lines.add(line("DynamoDB", "read request units", BigDecimal.valueOf(rru), "RRU", prices.perReadUnit(), readCost,
+                rru + " RRU x $" + Numbers.plain(prices.perMillionReadUnits()) + " per 1M"));
+        Map<String, Object> dynamoDb = new LinkedHashMap<>();
+        dynamoDb.put("writeUnits", usage.writeUnits().stream().map(Quantity::toJson).toList());
+        dynamoDb.put("totalWriteUnits", wru);
+        dynamoDb.put("readUnits", usage.readUnits().stream().map(Quantity::toJson).toList());
+        dynamoDb.put("totalReadUnits", rru);
+        dynamoDb.put("cost", Numbers.written(writeCost.add(readCost)));
+        cost.put("dynamoDb", dynamoDb);
+
+        long gets = UsageModel.Usage.total(usage.s3GetRequests());
+        long lists = UsageModel.Usage.total(usage.s3ListRequests());
+        BigDecimal getCost = prices.perGet().multiply(BigDecimal.valueOf(gets));
+        BigDecimal listCost = prices.perList().multiply(BigDecimal.valueOf(lists));
+        lines.add(line("S3", "GET requests", BigDecimal.valueOf(gets), "requests", prices.perGet(), getCost,
+                gets + " GET x $" + Numbers.plain(prices.perThousandGets()) + " per 1,000"));
+        lines.add(line("S3", "LIST requests", BigDecimal.valueOf(lists), "requests", prices.perList(), listCost,
+                lists + " LIST x $" + Numbers.plain(prices.perThousandLists()) + " per 1,000"));
+        Map<String, Object> s3 = new LinkedHashMap<>();
+        s3.put("getRequests", usage.s3GetRequests().stream().map(Quantity::toJson).toList());
+        s3.put("listRequests", usage.s3ListRequests().stream().map(Quantity::toJson).toList());
+        s3.put("cost", Numbers.written(getCost.add(listCost)));
+        cost.put("s3", s3);
+        cost.put("usageInputs", usage.inputs());
+
+        BigDecimal other = sqsCost.add(writeCost).add(readCost).add(getCost).add(listCost);
+        // lambdaTotal already holds the request price of every group; the requests line shows it once for all.
+        BigDecimal total = lambdaTotal.add(other);
+        cost.put("lines", lines);
+        cost.put("total", Numbers.written(total));
+        cost.put("perMillionTasks", tasks.isEmpty() ? null
+                : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size()))));
+        cost.put("byKind", byKind(tasks, total));
+        cost.put("byArchitecture", byArchitecture(tasks, invocations, other, assumptions));
+        cost.put("monthly", monthly(tasks, invocations, other, assumptions));
+        cost.put("notIncluded", List.of(
+                "free tiers and Savings Plans (they belong to the account, not to a run)",
+                "retries, redeliveries and conditional-check failures (the records keep only each task's last attempt)",
+                "the event source mapping's empty ReceiveMessage polls while the queue is idle (they depend on time, not on runs)",
+                "the aggregator's write of the summary item, CloudWatch Logs ingestion, data transfer",
+                "when no REPORT lines are given: the producer's and the aggregator's invocations"));
+        return cost;
+    }
+
+    /** The lambda cost of {@code invocations} all priced as {@code architecture}; those that ran elsewhere scaled by {@code ratios}. */
+    private LambdaCost lambdaCost(List<BilledInvocation> invocations, String architecture, Map<String, BigDecimal> ratios) {
+        BigDecimal price = prices.gbSecondPrice(architecture);
+        BigDecimal gb = BigDecimal.ZERO;
+        BigDecimal initGb = BigDecimal.ZERO;
+        for (BilledInvocation i : invocations) {
+            BigDecimal ratio = ratios == null || i.architecture().equals(architecture) ? BigDecimal.ONE
+                    : ratios.getOrDefault(i.architecture(), BigDecimal.ONE);
+            gb = gb.add(Numbers.gbSeconds(scaled(i.billedMs(), ratio), i.memoryMb()));
+            if (prices.initBilled()) initGb = initGb.add(Numbers.gbSeconds(scaled(i.initBilledMs(), ratio), i.memoryMb()));
+        }
+        return new LambdaCost(invocations.size(), gb, initGb, gb.multiply(price), initGb.multiply(price),
+                prices.lambdaPerRequest().multiply(BigDecimal.valueOf(invocations.size())));
+    }
+
+    /** ceil(ms × ratio): a projected duration is billed, like a measured one, in whole milliseconds. */
+    static long scaled(long ms, BigDecimal ratio) {
+        if (ratio.compareTo(BigDecimal.ONE) == 0) return ms;
+        return BigDecimal.valueOf(ms).multiply(ratio).setScale(0, RoundingMode.CEILING).longValueExact();
+    }
+
+    /**
+     * The whole run on each architecture. Invocations that ran on it are measured; the others are
+     * projected with a duration ratio: the one given, or one measured in this run if it ran on both,
+     * or else 1 (the same duration), and the report says which.
+     */
+    private Map<String, Object> byArchitecture(List<Map<String, Object>> tasks, List<BilledInvocation> invocations,
+                                               BigDecimal other, CostAssumptions assumptions) {
+        Ratio ratio = ratio(tasks, assumptions);
+        Map<String, Object> scenarios = new LinkedHashMap<>();
+        for (String architecture : PriceTable.ARCHITECTURES) {
+            long measured = invocations.stream().filter(i -> i.architecture().equals(architecture)).count();
+            long projected = invocations.size() - measured;
+            Map<String, BigDecimal> ratios = ratios(architecture, ratio.value());
+            LambdaCost lc = lambdaCost(invocations, architecture, ratios);
+            BigDecimal total = lc.total().add(other);
+            Map<String, Object> s = new LinkedHashMap<>();
+            String basis = projected == 0 ? "measured" : measured == 0 ? "projected" : "partly projected";
+            s.put("basis", basis);
+            s.put("measuredInvocations", measured);
+            s.put("projectedInvocations", projected);
+            if (projected > 0) {
+                BigDecimal r = ratios.values().stream().findFirst().orElse(BigDecimal.ONE);
+                s.put("durationRatio", Numbers.written(r));
+                s.put("assumption", projectionAssumption(architecture, ratio, r));
+            }
+            s.put("pricePerGbSecond", prices.gbSecondPrice(architecture));
+            s.put("gbSeconds", lc.gbSeconds().stripTrailingZeros());
+            s.put("initGbSeconds", lc.initGbSeconds().stripTrailingZeros());
+            s.put("lambdaCompute", Numbers.written(lc.compute()));
+            s.put("lambdaInit", Numbers.written(lc.init()));
+            s.put("lambdaRequests", Numbers.written(lc.requests()));
+            s.put("otherServices", Numbers.written(other));
+            s.put("total", Numbers.written(total));
+            s.put("perMillionTasks", tasks.isEmpty() ? null
+                    : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size()))));
+            scenarios.put(architecture, s);
+        }
+        if (ratio.measuredInRun()) scenarios.put("measuredSpeedRatio", Map.of("arm64OverX86", Numbers.written(ratio.value()), "source", ratio.source()));
+        return scenarios;
+    }
+
+    private record Ratio(BigDecimal value, String source, boolean measuredInRun) {
+    }
+
+    /** arm64 duration ÷ x86_64 duration, and where it comes from. */
+    static Ratio ratio(List<Map<String, Object>> tasks, CostAssumptions assumptions) {
+        if (assumptions.arm64SpeedRatio() != null) {
+            return new Ratio(assumptions.arm64SpeedRatio().arm64OverX86(), assumptions.arm64SpeedRatio().source(), false);
+        }
+        long armTasks = 0, armMs = 0, x86Tasks = 0, x86Ms = 0;
+        for (Map<String, Object> t : tasks) {
+            if ("arm64".equals(t.get("architecture"))) {
+                armTasks++;
+                armMs += Numbers.asLong(t.get("durationMs"));
+            } else if ("x86_64".equals(t.get("architecture"))) {
+                x86Tasks++;
+                x86Ms += Numbers.asLong(t.get("durationMs"));
+            }
+        }
+        if (armTasks > 0 && x86Tasks > 0 && armMs > 0 && x86Ms > 0) {
+            BigDecimal value = Numbers.divide(Numbers.divide(BigDecimal.valueOf(armMs), BigDecimal.valueOf(armTasks)),
+                    Numbers.divide(BigDecimal.valueOf(x86Ms), BigDecimal.valueOf(x86Tasks)));
+            return new Ratio(value, String.format(Locale.ROOT, "measured in this run: mean task duration on arm64 (%d ms over %d tasks)"
+                    + " / on x86_64 (%d ms over %d tasks)", armMs, armTasks, x86Ms, x86Tasks), true);
+        }
+        return new Ratio(BigDecimal.ONE, "same duration", false);
+    }
+
+    /** Duration multipliers for invocations measured on another architecture than {@code target}. */
+    private static Map<String, BigDecimal> ratios(String target, BigDecimal arm64OverX86) {
+        Map<String, BigDecimal> ratios = new LinkedHashMap<>();
+        if (target.equals("arm64")) ratios.put("x86_64", arm64OverX86);
+        else ratios.put("arm64", Numbers.divide(BigDecimal.ONE, arm64OverX86));
+        return ratios;
+    }
+
+    private static String projectionAssumption(String target, Ratio ratio, BigDecimal applied) {
+        String from = target.equals("arm64") ? "x86_64" : "arm64";
+        if (ratio.value().compareTo(BigDecimal.ONE) == 0 && ratio.source().equals("same duration")) {
+            return "projected: the same billed durations as measured on " + from;
+        }
+        return "projected: billed durations measured on " + from + " x " + Numbers.plain(Numbers.written(applied))
+                + " (arm64/x86_64 duration ratio " + Numbers.plain(Numbers.written(ratio.value())) + ", " + ratio.source() + ")";
+    }
+
+    /** Each architecture at {@code runsPerMonth}: GB-seconds through the volume tiers, the rest linear. */
+    private Map<String, Object> monthly(List<Map<String, Object>> tasks, List<BilledInvocation> invocations, BigDecimal other,
+                                        CostAssumptions assumptions) {
+        Ratio ratio = ratio(tasks, assumptions);
+        BigDecimal runs = BigDecimal.valueOf(assumptions.runsPerMonth());
+        Map<String, Object> monthly = new LinkedHashMap<>();
+        monthly.put("runsPerMonth", assumptions.runsPerMonth());
+        Map<String, Object> byArchitecture = new LinkedHashMap<>();
+        for (String architecture : PriceTable.ARCHITECTURES) {
+            LambdaCost lc = lambdaCost(invocations, architecture, ratios(architecture, ratio.value()));
+            BigDecimal gbSeconds = lc.gbSeconds().add(lc.initGbSeconds()).multiply(runs);
+            List<VolumeTiers.TierUse> tiers = VolumeTiers.split(gbSeconds, prices.lambdaTiers(architecture));
+            BigDecimal compute = tiers.stream().map(VolumeTiers.TierUse::cost).reduce(BigDecimal.ZERO, BigDecimal::add);
+            BigDecimal requests = lc.requests().multiply(runs);
+            BigDecimal otherMonthly = other.multiply(runs);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("gbSeconds", gbSeconds.stripTrailingZeros());
+            m.put("tiers", tiers.stream().map(VolumeTiers.TierUse::toJson).toList());
+            m.put("lambdaCompute", Numbers.written(compute));
+            m.put("lambdaRequests", Numbers.written(requests));
+            m.put("otherServices", Numbers.written(otherMonthly));
+            m.put("total", Numbers.written(compute.add(requests).add(otherMonthly)));
+            byArchitecture.put(architecture, m);
+        }
+        monthly.put("byArchitecture", byArchitecture);
+        return monthly;
+    }
+
+    /**
+     * The run's total split between kinds in proportion to task time (the sum of durationMs), the
+     * measure the compute (by far the largest part) follows; per GB scanned and per thousand hashes
+     * divide each kind's share by its own output.
+     */
+    private static Map<String, Object> byKind(List<Map<String, Object>> tasks, BigDecimal total) {
+        Map<String, Long> taskMs = new TreeMap<>();
+        Map<String, Long> counts = new TreeMap<>();
+        long bytes = 0, hashes = 0, allMs = 0;
+        for (Map<String, Object> t : tasks) {
+            String kind = String.valueOf(t.get("kind"));
+            long ms = Numbers.asLong(t.get("durationMs"));
+            taskMs.merge(kind, ms, Long::sum);
+            counts.merge(kind, 1L, Long::sum);
+            allMs += ms;
+            bytes += Numbers.asLong(t.get("bytes"));
+            hashes += Numbers.asLong(t.get("hashes"));
+        }
+        Map<String, Object> byKind = new LinkedHashMap<>();
+        for (Map.Entry<String, Long> e : taskMs.entrySet()) {
+            BigDecimal share = allMs == 0
+                    ? Numbers.divide(BigDecimal.valueOf(counts.get(e.getKey())), BigDecimal.valueOf(tasks.size()))
+                    : Numbers.divide(BigDecimal.valueOf(e.getValue()), BigDecimal.valueOf(allMs));
+            BigDecimal kindCost = total.multiply(share);
+            Map<String, Object> k = new LinkedHashMap<>();
+            k.put("tasks", counts.get(e.getKey()));
+            k.put("taskMs", e.getValue());
+            k.put("share", Numbers.written(share));
+            k.put("cost", Numbers.written(kindCost));
+            if (e.getKey().equals("scan") && bytes > 0) {
+                BigDecimal gb = Numbers.divide(BigDecimal.valueOf(bytes), BILLION);
+                k.put("gbScanned", gb.stripTrailingZeros());
+                k.put("perGbScanned", Numbers.written(Numbers.divide(kindCost, gb)));
+            }
+            if (e.getKey().equals("hash") && hashes > 0) {
+                k.put("hashes", hashes);
+                k.put("perThousandHashes", Numbers.written(Numbers.divide(kindCost.multiply(THOUSAND), BigDecimal.valueOf(hashes))));
+            }
+            byKind.put(e.getKey(), k);
+        }
+        return byKind;
+    }
+
+    private String pricedAs(String architecture) {
+        return PriceTable.ARCHITECTURES.contains(architecture) ? architecture : "x86_64";
+    }
+
+    private static Map<String, Object> durationSources(List<BilledInvocation> invocations) {
+        Map<String, Object> d = new LinkedHashMap<>(countBySource(invocations));
+        d.put("rule", "billed duration from the invocation's REPORT line where known; otherwise measured from its task"
+                + " records (last finishedAt - first startedAt, at least 1 ms: a lower bound)");
+        return d;
+    }
+
+    private static Map<String, Long> countBySource(List<BilledInvocation> invocations) {
+        Map<String, Long> bySource = new LinkedHashMap<>();
+        bySource.put(BilledInvocation.FROM_REPORT_LINE, invocations.stream().filter(i -> i.source().equals(BilledInvocation.FROM_REPORT_LINE)).count());
+        bySource.put(BilledInvocation.FROM_TASK_RECORDS, invocations.stream().filter(i -> i.source().equals(BilledInvocation.FROM_TASK_RECORDS)).count());
+        return bySource;
+    }
+
+    private static Map<String, Object> assumptionsJson(CostAssumptions assumptions) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("runsPerMonth", assumptions.runsPerMonth());
+        a.put("messageBytes", assumptions.messageBytes());
+        if (assumptions.arm64SpeedRatio() != null) {
+            a.put("arm64SpeedRatio", Map.of("arm64OverX86", assumptions.arm64SpeedRatio().arm64OverX86(),
+                    "source", assumptions.arm64SpeedRatio().source()));
+        }
+        return a;
+    }
+
+    private static Map<String, Object> service(List<Quantity> quantities, String unit, long total, BigDecimal amount) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put(unit, quantities.stream().map(Quantity::toJson).toList());
+        s.put("total", total);
+        s.put("cost", Numbers.written(amount));
+        return s;
+    }
+
+    private static Map<String, Object> line(String service, String item, BigDecimal quantity, String unit, BigDecimal unitPrice,
+                                            BigDecimal amount, String formula) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("service", service);
+        line.put("item", item);
+        line.put("quantity", quantity.stripTrailingZeros());
+        line.put("unit", unit);
+        line.put("unitPrice", unitPrice.stripTrailingZeros());
+        line.put("cost", Numbers.written(amount));
+        line.put("formula", formula);
+        return line;
+    }
+}

@@ -1,0 +1,167 @@
+package batchpipe.aggregator.cost;
+
+import batchpipe.common.json.Json;
+import batchpipe.common.table.ProgressShards;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Counts the requests and request units a run used, from its records and the way the code makes its
+ * calls (see docs/COST.md for each rule). These are counts of what the code does per task, per batch
+ * and per run; retries, redeliveries and conditional-check failures are not in the records and are
+ * left out.
+ */
+public final class UsageModel {
+    /** pk, sk, planned and the status counters of a progress shard item, before its set of task ids. */
+    public static final long PROGRESS_ITEM_BASE_BYTES = 100;
+    /** SendMessageBatch and the event source mapping's ReceiveMessage take at most 10 messages. */
+    public static final int MESSAGES_PER_BATCH = 10;
+    /** ListObjectsV2 returns at most 1,000 keys a page. */
+    public static final int KEYS_PER_LIST_PAGE = 1_000;
+
+    /** Counts by service, and the figures they came from. */
+    public record Usage(List<Quantity> sqsRequests, List<Quantity> writeUnits, List<Quantity> readUnits,
+                        List<Quantity> s3GetRequests, List<Quantity> s3ListRequests, Map<String, Object> inputs) {
+        public static long total(List<Quantity> quantities) {
+            return quantities.stream().mapToLong(Quantity::count).sum();
+        }
+    }
+
+    private UsageModel() {
+    }
+
+    public static Usage measure(Map<String, Object> run, List<Map<String, Object>> tasks, List<BilledInvocation> invocations,
+                                CostAssumptions assumptions, PriceTable prices) {
+        long planned = run != null && run.get("planned") instanceof Map<?, ?> p ? Numbers.asLong(p.get("total")) : tasks.size();
+        long plannedScan = run != null && run.get("planned") instanceof Map<?, ?> p ? Numbers.asLong(p.get("scan"))
+                : tasks.stream().filter(t -> "scan".equals(t.get("kind"))).count();
+        int shards = run != null && run.get("shards") instanceof Number n ? n.intValue() : ProgressShards.shardCount(planned);
+        long runBytes = run == null ? 0 : completeRunRecordBytes(run);
+        long taskItemBytes = 0;
+        long taskRecordUnits = 0;
+        for (Map<String, Object> t : tasks) {
+            long bytes = ItemSize.of(t);
+            taskItemBytes += bytes;
+            taskRecordUnits += Numbers.ceilDiv(bytes, prices.writeUnitBytes());
+        }
+        Set<String> workerFunctions = new HashSet<>();
+        tasks.forEach(t -> workerFunctions.add(String.valueOf(t.get("functionName"))));
+        List<BilledInvocation> workerInvocations = invocations.stream()
+                .filter(i -> i.tasks() > 0 || workerFunctions.contains(i.function())).toList();
+        long workerColdStarts = workerInvocations.stream().filter(BilledInvocation::coldStart).count();
+        boolean complete = tasks.size() >= planned && planned > 0;
+        int sources = scanSources(run);
+        long m = assumptions.messageBytes();
+        long chunk = prices.sqsChunkBytes();
+
+        List<Quantity> sqs = new ArrayList<>();
+        long fullBatches = planned / MESSAGES_PER_BATCH;
+        long rest = planned % MESSAGES_PER_BATCH;
+        long perFull = Numbers.ceilDiv(MESSAGES_PER_BATCH * m, chunk);
+        long perRest = rest == 0 ? 0 : Numbers.ceilDiv(rest * m, chunk);
+        sqs.add(new Quantity("SendMessageBatch (producer, tasks queue)", fullBatches * perFull + perRest,
+                String.format(Locale.ROOT, "floor(%d planned / 10) = %d full batches x ceil(10 x %d B / %d B) = %d, + a last batch of %d: ceil(%d x %d B / %d B) = %d",
+                        planned, fullBatches, m, chunk, perFull, rest, rest, m, chunk, perRest)));
+        long receives = 0;
+        for (BilledInvocation i : workerInvocations) receives += Math.max(1, Numbers.ceilDiv(i.tasks() * m, chunk));
+        sqs.add(new Quantity("ReceiveMessage (event source mapping, one per worker batch)", receives,
+                String.format(Locale.ROOT, "sum over %d worker invocations of max(1, ceil(tasks x %d B / %d B))", workerInvocations.size(), m, chunk)));
+        sqs.add(new Quantity("DeleteMessageBatch (event source mapping, one per worker batch)", workerInvocations.size(),
+                workerInvocations.size() + " worker invocations x 1"));
+        sqs.add(new Quantity("completion message: send, receive, delete", complete ? 3 : 0,
+                complete ? "1 run x 3" : "run incomplete: no completion message"));
+
+        List<Quantity> writes = new ArrayList<>();
+        long hashes = tasks.stream().mapToLong(t -> Numbers.asLong(t.get("hashes"))).sum();
+        writes.add(new Quantity("hash items (BatchWriteItem)", hashes, hashes + " hashes x 1 WRU (items of about 150 B)"));
+        writes.add(new Quantity("task records (conditional PutItem)", taskRecordUnits,
+                "sum over " + tasks.size() + " tasks of ceil(itemBytes / " + prices.writeUnitBytes() + " B)"));
+        long progressUnits = progressUpdateUnits(tasks, shards, prices.writeUnitBytes());
+        writes.add(new Quantity("progress shard updates (one per task)", progressUnits,
+                "per shard, the k-th task finished writes ceil((" + PROGRESS_ITEM_BASE_BYTES
+                        + " B + bytes of the first k task ids) / " + prices.writeUnitBytes() + " B)"));
+        long runUnitsW = Numbers.ceilDiv(runBytes, prices.writeUnitBytes());
+        long runWrites = run == null ? 0 : 3L + shards;
+        writes.add(new Quantity("run record writes (create, enqueued, one per completed shard, complete)", runWrites * runUnitsW,
+                String.format(Locale.ROOT, "(3 + %d shards) x ceil(%d B / %d B)", shards, runBytes, prices.writeUnitBytes())));
+        writes.add(new Quantity("progress shard items created", run == null ? 0 : shards, shards + " shards x 1 WRU"));
+
+        List<Quantity> reads = new ArrayList<>();
+        reads.add(new Quantity("task record checks before running (consistent GetItem)", tasks.size(), tasks.size() + " tasks x 1 RRU"));
+        long runUnitsR = Numbers.ceilDiv(runBytes, prices.readUnitBytes());
+        reads.add(new Quantity("run record reads by new worker instances", workerColdStarts * runUnitsR,
+                String.format(Locale.ROOT, "%d worker cold starts x ceil(%d B / %d B)", workerColdStarts, runBytes, prices.readUnitBytes())));
+        long queryUnits = (run == null ? 0 : runUnitsR) + Numbers.ceilDiv(taskItemBytes, prices.readUnitBytes());
+        reads.add(new Quantity("aggregator Query of the run (consistent)", queryUnits,
+                String.format(Locale.ROOT, "ceil(%d B / %d B) + ceil(%d B of task records / %d B)", runBytes, prices.readUnitBytes(),
+                        taskItemBytes, prices.readUnitBytes())));
+
+        long scanRecords = tasks.stream().filter(t -> "scan".equals(t.get("kind"))).count();
+        List<Quantity> gets = List.of(new Quantity("GetObject (one per scan task)", scanRecords, scanRecords + " scan task records x 1"));
+        long listPages = sources == 0 ? 0 : Math.max(sources, Numbers.ceilDiv(plannedScan, KEYS_PER_LIST_PAGE));
+        List<Quantity> lists = List.of(new Quantity("ListObjectsV2 pages (producer)", listPages,
+                String.format(Locale.ROOT, "max(%d scan sources, ceil(%d planned scan tasks / %d keys a page))", sources, plannedScan, KEYS_PER_LIST_PAGE)));
+
+        Map<String, Object> inputs = new LinkedHashMap<>();
+        inputs.put("plannedTasks", planned);
+        inputs.put("plannedScanTasks", plannedScan);
+        inputs.put("scanSources", sources);
+        inputs.put("shards", shards);
+        inputs.put("runRecordBytes", runBytes);
+        inputs.put("taskRecordBytes", taskItemBytes);
+        inputs.put("messageBytes", m);
+        inputs.put("workerInvocations", workerInvocations.size());
+        inputs.put("workerColdStarts", workerColdStarts);
+        return new Usage(sqs, writes, reads, gets, lists, inputs);
+    }
+
+    /**
+     * Each finished task adds its id to its shard's set, so the k-th update of a shard writes an item of
+     * the base plus the first k ids; tasks are taken in the order they finished.
+     */
+    static long progressUpdateUnits(List<Map<String, Object>> tasks, int shards, long unitBytes) {
+        Map<Integer, List<Map<String, Object>>> byShard = new TreeMap<>();
+        for (Map<String, Object> t : tasks) {
+            byShard.computeIfAbsent(ProgressShards.shardOf(String.valueOf(t.get("taskId")), shards), s -> new ArrayList<>()).add(t);
+        }
+        long units = 0;
+        for (List<Map<String, Object>> shard : byShard.values()) {
+            shard.sort(Comparator.comparingLong((Map<String, Object> t) -> Numbers.asLong(t.get("finishedAt")))
+                    .thenComparing(t -> String.valueOf(t.get("taskId"))));
+            long bytes = PROGRESS_ITEM_BASE_BYTES;
+            for (Map<String, Object> t : shard) {
+                bytes += ItemSize.valueSize(String.valueOf(t.get("taskId")));
+                units += Numbers.ceilDiv(bytes, unitBytes);
+            }
+        }
+        return units;
+    }
+
+    /**
+     * The run record's size once complete: the aggregator itself turns its status from "running" to
+     * "complete", and a second report must count the same bytes as the first.
+     */
+    static long completeRunRecordBytes(Map<String, Object> run) {
+        Map<String, Object> complete = new LinkedHashMap<>(run);
+        complete.put("status", "complete");
+        return ItemSize.of(complete);
+    }
+
+    /** Scan sources of the run spec the producer stored on the run record (each is listed at least once). */
+    static int scanSources(Map<String, Object> run) {
+        if (run == null || !(run.get("spec") instanceof String spec)) return 0;
+        try {
+            return Json.parseObject(spec).get("scan") instanceof List<?> scan ? scan.size() : 0;
+        } catch (RuntimeException notJson) {
+            return 0;
+        }
+    }
+}

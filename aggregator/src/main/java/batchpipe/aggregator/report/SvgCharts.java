@@ -1,0 +1,233 @@
+package batchpipe.aggregator.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Charts as inline SVG: no script, no library, no network, so a report is one file that renders the
+ * same anywhere, and the page can forbid every external load.
+ */
+final class SvgCharts {
+    static final String[] PALETTE = {"#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2", "#ca8a04", "#4b5563"};
+    private static final int WIDTH = 760;
+    private static final int HEIGHT = 340;
+    private static final int LEFT = 72;
+    private static final int RIGHT = 40;
+    private static final int TOP = 40;
+    private static final int BOTTOM = 56;
+
+    /** A cumulative distribution: {@code values[i]} is the value at percentile {@code percentiles[i]}. */
+    record Curve(String name, String color, List<Double> percentiles, List<Double> values) {
+    }
+
+    /** A named series of one value per category. */
+    record Series(String name, String color, List<Double> values) {
+    }
+
+    private SvgCharts() {
+    }
+
+    /** Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values. */
+    static String cdf(String id, String title, String xLabel, List<Curve> curves) {
+        double xMax = 1;
+        for (Curve c : curves) for (double v : c.values()) xMax = Math.max(xMax, v);
+        double[] xTicks = ticks(xMax);
+        double xTop = xTicks[xTicks.length - 1];
+        StringBuilder svg = open(id, title);
+        int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+        for (int p = 0; p <= 100; p += 25) {
+            double y = TOP + plotH - plotH * p / 100.0;
+            svg.append(gridLine(LEFT, y, LEFT + plotW, y));
+            svg.append(text(LEFT - 8, y + 4, "end", p + "%"));
+        }
+        for (double t : xTicks) {
+            double x = LEFT + plotW * t / xTop;
+            svg.append(gridLine(x, TOP, x, TOP + plotH));
+            svg.append(text(x, TOP + plotH + 18, "middle", number(t)));
+        }
+        svg.append(axes(plotW, plotH));
+        svg.append(text(LEFT + plotW / 2.0, HEIGHT - 12, "middle", xLabel));
+        svg.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">tasks at or below</text>",
+                TOP + plotH / 2.0, TOP + plotH / 2.0));
+        // CDF curves rise from left to right, so the bottom right of the plot is where they are not.
+        int drawn = (int) curves.stream().filter(c -> !c.values().isEmpty()).count();
+        int legendY = TOP + plotH - 10 - 20 * (drawn - 1);
+        for (Curve c : curves) {
+            if (c.values().isEmpty()) continue;
+            StringBuilder path = new StringBuilder();
+            double previousY = TOP + plotH;
+            for (int i = 0; i < c.values().size(); i++) {
+                double x = LEFT + plotW * c.values().get(i) / xTop;
+                double y = TOP + plotH - plotH * c.percentiles().get(i) / 100.0;
+                path.append(i == 0 ? "M" : " L").append(fmt(x)).append(',').append(fmt(previousY));
+                path.append(" L").append(fmt(x)).append(',').append(fmt(y));
+                previousY = y;
+            }
+            svg.append("<path class=\"curve\" fill=\"none\" stroke-width=\"2.5\" stroke=\"").append(c.color()).append("\" d=\"")
+                    .append(path).append("\"><title>").append(Html.escape(c.name())).append("</title></path>");
+            legendY = legend(svg, LEFT + plotW - 190, legendY, c.color(), c.name());
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    /** Vertical bars per category, the series stacked. */
+    static String stackedBars(String id, String title, String xLabel, String yLabel, List<String> categories, List<Series> series) {
+        int n = categories.size();
+        double yMax = 0;
+        for (int i = 0; i < n; i++) {
+            double sum = 0;
+            for (Series s : series) sum += s.values().get(i);
+            yMax = Math.max(yMax, sum);
+        }
+        // Headroom above the tallest bar keeps the legend (top right) clear of the bars.
+        double[] yTicks = ticks(Math.max(yMax * 1.25, 1e-9));
+        double yTop = yTicks[yTicks.length - 1];
+        StringBuilder svg = open(id, title);
+        int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+        for (double t : yTicks) {
+            double y = TOP + plotH - plotH * t / yTop;
+            svg.append(gridLine(LEFT, y, LEFT + plotW, y));
+            svg.append(text(LEFT - 8, y + 4, "end", number(t)));
+        }
+        double slot = plotW / (double) Math.max(1, n);
+        double barW = Math.max(1, slot * 0.8);
+        int labelEvery = Math.max(1, (int) Math.ceil(n / 12.0));
+        for (int i = 0; i < n; i++) {
+            double x = LEFT + slot * i + (slot - barW) / 2;
+            double base = TOP + plotH;
+            for (Series s : series) {
+                double v = s.values().get(i);
+                if (v <= 0) continue;
+                double h = plotH * v / yTop;
+                base -= h;
+                svg.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %s: %s</title></rect>",
+                        x, base, barW, h, s.color(), Html.escape(categories.get(i)), Html.escape(s.name()), number(v)));
+            }
+            if (i % labelEvery == 0) svg.append(text(x + barW / 2, TOP + plotH + 18, "middle", categories.get(i)));
+        }
+        svg.append(axes(plotW, plotH));
+        svg.append(text(LEFT + plotW / 2.0, HEIGHT - 12, "middle", xLabel));
+        svg.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">%s</text>",
+                TOP + plotH / 2.0, TOP + plotH / 2.0, Html.escape(yLabel)));
+        int legendY = TOP + 14;
+        for (Series s : series) legendY = legend(svg, LEFT + plotW - 170, legendY, s.color(), s.name());
+        return svg.append("</svg>").toString();
+    }
+
+    /** One horizontal bar per row, the series stacked, the row's total written after it. */
+    static String horizontalStackedBars(String id, String title, String valueLabel, List<String> rows, List<Series> series,
+                                        List<String> totals) {
+        double xMax = 0;
+        for (int r = 0; r < rows.size(); r++) {
+            double sum = 0;
+            for (Series s : series) sum += s.values().get(r);
+            xMax = Math.max(xMax, sum);
+        }
+        double[] xTicks = ticks(Math.max(xMax, 1e-12));
+        double xTop = xTicks[xTicks.length - 1];
+        int left = 230, right = 150;
+        int rowH = 46;
+        int legendH = 22 * ((series.size() + 2) / 3);
+        int height = TOP + rows.size() * rowH + 40 + legendH;
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT, "<svg id=\"%s\" class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">",
+                id, WIDTH, height));
+        svg.append("<title>").append(Html.escape(title)).append("</title>");
+        svg.append(text(WIDTH / 2.0, 22, "middle", title, "chart-title"));
+        int plotW = WIDTH - left - right;
+        int plotBottom = TOP + rows.size() * rowH;
+        for (double t : xTicks) {
+            double x = left + plotW * t / xTop;
+            svg.append(gridLine(x, TOP, x, plotBottom));
+            svg.append(text(x, plotBottom + 16, "middle", number(t)));
+        }
+        svg.append(text(left + plotW / 2.0, plotBottom + 34, "middle", valueLabel));
+        for (int r = 0; r < rows.size(); r++) {
+            double y = TOP + r * rowH + 8;
+            double x = left;
+            for (Series s : series) {
+                double v = s.values().get(r);
+                if (v <= 0) continue;
+                double w = plotW * v / xTop;
+                svg.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s, %s: %s</title></rect>",
+                        x, y, w, rowH - 16, s.color(), Html.escape(rows.get(r)), Html.escape(s.name()), number(v)));
+                x += w;
+            }
+            svg.append(text(left - 8, y + (rowH - 16) / 2.0 + 4, "end", rows.get(r)));
+            svg.append(text(x + 6, y + (rowH - 16) / 2.0 + 4, "start", totals.get(r)));
+        }
+        svg.append(String.format(Locale.ROOT, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", left, TOP, left, plotBottom));
+        for (int i = 0; i < series.size(); i++) {
+            int lx = 40 + (i % 3) * 240, ly = plotBottom + 56 + (i / 3) * 22;
+            legend(svg, lx, ly, series.get(i).color(), series.get(i).name());
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    /** Round tick values from 0 to at least {@code max}: steps of 1, 2 or 5 times a power of ten, 4 to 8 of them. */
+    static double[] ticks(double max) {
+        double raw = max / 5;
+        double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
+        double step = magnitude;
+        for (double m : new double[] {1, 2, 5, 10}) {
+            if (m * magnitude >= raw) {
+                step = m * magnitude;
+                break;
+            }
+        }
+        int count = (int) Math.ceil(max / step - 1e-9);
+        double[] ticks = new double[count + 1];
+        for (int i = 0; i <= count; i++) ticks[i] = step * i;
+        return ticks;
+    }
+
+    /** A tick or bar value: integers plainly, small amounts to 3 significant figures. */
+    static String number(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.format(Locale.ROOT, "%,d", (long) v);
+        if (Math.abs(v) >= 100) return String.format(Locale.ROOT, "%,.0f", v);
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    private static StringBuilder open(String id, String title) {
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT, "<svg id=\"%s\" class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">",
+                id, WIDTH, HEIGHT));
+        svg.append("<title>").append(Html.escape(title)).append("</title>");
+        svg.append(text(WIDTH / 2.0, 22, "middle", title, "chart-title"));
+        return svg;
+    }
+
+    private static String axes(int plotW, int plotH) {
+        return String.format(Locale.ROOT, "<path class=\"axis\" fill=\"none\" d=\"M%d,%d V%d H%d\"/>", LEFT, TOP, TOP + plotH, LEFT + plotW);
+    }
+
+    private static int legend(StringBuilder svg, double x, int y, String color, String name) {
+        svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>", x, y - 11, color));
+        svg.append(text(x + 20, y, "start", name));
+        return y + 20;
+    }
+
+    private static String gridLine(double x1, double y1, double x2, double y2) {
+        return String.format(Locale.ROOT, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>", x1, y1, x2, y2);
+    }
+
+    private static String text(double x, double y, String anchor, String content) {
+        return text(x, y, anchor, content, null);
+    }
+
+    private static String text(double x, double y, String anchor, String content, String cssClass) {
+        return String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s>%s</text>", x, y, anchor,
+                cssClass == null ? "" : " class=\"" + cssClass + "\"", Html.escape(content));
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    static List<Double> doubles(List<?> values) {
+        List<Double> out = new ArrayList<>();
+        for (Object v : values) out.add(v instanceof Number n ? n.doubleValue() : 0.0);
+        return out;
+    }
+}

@@ -1,0 +1,75 @@
+package batchpipe.aggregator.report;
+
+import batchpipe.aggregator.cost.ItemSize;
+import batchpipe.common.json.Json;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * tasks.csv: one row per task record with every field the worker recorded, so each figure of the report
+ * can be recomputed from it. Known fields come first in a fixed order, then any other field a record
+ * carries (sorted), then one derived column, {@code itemBytes}: the record's size by DynamoDB's rules,
+ * which the cost model turns into write and read units. Nested values (countBy, malformedLines) are
+ * written as JSON; text follows RFC 4180 (quoted when it holds a comma, quote or line break).
+ */
+public final class TasksCsv {
+    public static final List<String> KNOWN_COLUMNS = List.of(
+            "runId", "taskId", "kind", "status", "reason", "enqueuedAt", "startedAt", "finishedAt", "durationMs", "attempt",
+            "requestId", "functionName", "functionVersion", "memoryMb", "architecture", "threads", "vcpuShare", "coldStart", "initMs",
+            "ddbWriteCalls", "ddbWriteMsTotal", "ddbWriteMsMax",
+            "bucket", "key", "events", "malformed", "malformedLines", "oversizedLines", "bytes", "compressedBytes", "countBy", "matches",
+            "hashes", "cost");
+    public static final String ITEM_BYTES = "itemBytes";
+    /** The table's keys: the same for every row of a run, and not recorded facts. */
+    private static final Set<String> KEYS = Set.of("pk", "sk");
+
+    private TasksCsv() {
+    }
+
+    public static List<String> columns(List<Map<String, Object>> tasks) {
+        Set<String> extra = new TreeSet<>();
+        for (Map<String, Object> t : tasks) {
+            for (String field : t.keySet()) {
+                if (!KNOWN_COLUMNS.contains(field) && !KEYS.contains(field)) extra.add(field);
+            }
+        }
+        Set<String> columns = new LinkedHashSet<>(KNOWN_COLUMNS);
+        columns.addAll(extra);
+        columns.add(ITEM_BYTES);
+        return new ArrayList<>(columns);
+    }
+
+    public static String render(List<Map<String, Object>> tasks) {
+        List<String> columns = columns(tasks);
+        StringBuilder csv = new StringBuilder();
+        csv.append(String.join(",", columns)).append("\r\n");
+        for (Map<String, Object> t : tasks) {
+            for (int i = 0; i < columns.size(); i++) {
+                if (i > 0) csv.append(',');
+                String column = columns.get(i);
+                Object value = column.equals(ITEM_BYTES) ? ItemSize.of(t) : t.get(column);
+                csv.append(field(value));
+            }
+            csv.append("\r\n");
+        }
+        return csv.toString();
+    }
+
+    static String field(Object value) {
+        String text;
+        if (value == null) return "";
+        if (value instanceof BigDecimal d) text = d.toPlainString();
+        else if (value instanceof Map<?, ?> || value instanceof Iterable<?>) text = Json.write(value);
+        else text = String.valueOf(value);
+        if (text.indexOf(',') >= 0 || text.indexOf('"') >= 0 || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+            return '"' + text.replace("\"", "\"\"") + '"';
+        }
+        return text;
+    }
+}

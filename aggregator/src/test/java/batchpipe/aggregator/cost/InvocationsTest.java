@@ -1,0 +1,60 @@
+package batchpipe.aggregator.cost;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class InvocationsTest {
+
+    private static Map<String, Object> task(String taskId, String requestId, long started, long finished, boolean cold, Long initMs) {
+        Map<String, Object> t = new HashMap<>(Map.of("taskId", taskId, "requestId", requestId, "startedAt", started, "finishedAt", finished,
+                "functionName", "worker", "architecture", "arm64", "memoryMb", 1769L, "coldStart", cold));
+        if (initMs != null) t.put("initMs", initMs);
+        return t;
+    }
+
+    @Test
+    void of_withoutReportLinesMeasuresEachInvocationFromItsFirstStartToItsLastFinish() {
+        List<Map<String, Object>> tasks = List.of(
+                task("t1", "req-a", 1_000, 1_400, true, 350L),
+                task("t2", "req-a", 1_100, 1_900, true, 350L),
+                task("t3", "req-b", 5_000, 5_000, false, null));
+
+        List<BilledInvocation> invocations = Invocations.of(tasks, List.of());
+
+        assertThat(invocations).containsExactly(
+                // 1,900 - 1,000 ms; a cold start with 350 ms of init
+                new BilledInvocation("req-a", "worker", "arm64", 1769, 900, 350, 2, BilledInvocation.FROM_TASK_RECORDS),
+                // a task that took 0 ms is still billed 1 ms
+                new BilledInvocation("req-b", "worker", "arm64", 1769, 1, 0, 1, BilledInvocation.FROM_TASK_RECORDS));
+    }
+
+    @Test
+    void of_prefersTheReportLineAndAddsInvocationsThatWroteNoTask() {
+        List<Map<String, Object>> tasks = List.of(task("t1", "req-a", 1_000, 1_400, true, 350L));
+        List<ReportLine> lines = List.of(
+                new ReportLine("req-a", "worker", "x86_64", 1769, 512.3, 513, 401.2),
+                new ReportLine("req-p", "producer", "x86_64", 1024, 80.0, 80, null));
+
+        List<BilledInvocation> invocations = Invocations.of(tasks, lines);
+
+        assertThat(invocations).containsExactly(
+                new BilledInvocation("req-p", "producer", "x86_64", 1024, 80, 0, 0, BilledInvocation.FROM_REPORT_LINE),
+                // billed from the REPORT line; init 401.2 ms is billed as ceil = 402 ms
+                new BilledInvocation("req-a", "worker", "x86_64", 1769, 513, 402, 1, BilledInvocation.FROM_REPORT_LINE));
+    }
+
+    @Test
+    void of_isOrderedByFunctionAndRequestIdWhateverTheOrderOfItsInputs() {
+        List<ReportLine> lines = List.of(
+                new ReportLine("b", "worker", "arm64", 128, 1, 1, null),
+                new ReportLine("a", "worker", "arm64", 128, 1, 1, null),
+                new ReportLine("c", "aggregator", "arm64", 128, 1, 1, null));
+
+        assertThat(Invocations.of(List.of(), lines)).extracting(BilledInvocation::requestId).containsExactly("c", "a", "b");
+    }
+}

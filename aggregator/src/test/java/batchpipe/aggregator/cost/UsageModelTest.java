@@ -1,0 +1,142 @@
+package batchpipe.aggregator.cost;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class UsageModelTest {
+    private static final PriceTable PRICES = PriceTable.defaults();
+
+    private static Map<String, Object> run(long planned, long plannedScan, int shards, String spec) {
+        Map<String, Object> run = new HashMap<>();
+        run.put("pk", "run#r1");
+        run.put("sk", "run");
+        run.put("planned", Map.of("total", planned, "scan", plannedScan, "hash", planned - plannedScan));
+        run.put("shards", (long) shards);
+        run.put("spec", spec);
+        run.put("status", "running");
+        return run;
+    }
+
+    /** {@code n} hash tasks hash-000001..., each with 4 hashes, spread over invocations of {@code perInvocation}. */
+    private static List<Map<String, Object>> hashTasks(int n, int perInvocation) {
+        List<Map<String, Object>> tasks = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            Map<String, Object> t = new HashMap<>();
+            t.put("taskId", String.format(Locale.ROOT, "hash-%06d", i));
+            t.put("kind", "hash");
+            t.put("finishedAt", 1_000L + i);
+            t.put("hashes", 4L);
+            t.put("functionName", "worker");
+            t.put("requestId", "req-" + ((i - 1) / perInvocation));
+            tasks.add(t);
+        }
+        return tasks;
+    }
+
+    private static long count(List<Quantity> quantities, String itemStart) {
+        return quantities.stream().filter(q -> q.item().startsWith(itemStart)).mapToLong(Quantity::count).findFirst().orElseThrow();
+    }
+
+    private static UsageModel.Usage measure(Map<String, Object> run, List<Map<String, Object>> tasks, int messageBytes) {
+        CostAssumptions assumptions = new CostAssumptions(30, messageBytes, null);
+        return UsageModel.measure(run, tasks, Invocations.of(tasks, List.of()), assumptions, PRICES);
+    }
+
+    @Test
+    void measure_countsSqsRequestsPerBatchAndPer64KbChunk() {
+        List<Map<String, Object>> tasks = hashTasks(25, 10);   // invocations of 10, 10 and 5 tasks
+
+        UsageModel.Usage small = measure(run(25, 0, 1, "{}"), tasks, 1_024);
+        // 2 full batches of 10 x 1 KiB = 1 chunk each, a last batch of 5 = 1 chunk
+        assertThat(count(small.sqsRequests(), "SendMessageBatch")).isEqualTo(3);
+        assertThat(count(small.sqsRequests(), "ReceiveMessage")).isEqualTo(3);
+        assertThat(count(small.sqsRequests(), "DeleteMessageBatch")).isEqualTo(3);
+        assertThat(count(small.sqsRequests(), "completion message")).isEqualTo(3);
+
+        UsageModel.Usage large = measure(run(25, 0, 1, "{}"), tasks, 7_000);
+        // 10 x 7,000 B = 70,000 B = 2 chunks of 65,536 B; 5 x 7,000 B = 35,000 B = 1 chunk
+        assertThat(count(large.sqsRequests(), "SendMessageBatch")).isEqualTo(2 * 2 + 1);
+        assertThat(count(large.sqsRequests(), "ReceiveMessage")).isEqualTo(2 + 2 + 1);
+        assertThat(count(large.sqsRequests(), "DeleteMessageBatch")).isEqualTo(3);
+    }
+
+    @Test
+    void measure_sendsNoCompletionMessageForAnIncompleteRun() {
+        UsageModel.Usage usage = measure(run(30, 0, 1, "{}"), hashTasks(25, 10), 1_024);
+
+        assertThat(count(usage.sqsRequests(), "completion message")).isZero();
+    }
+
+    @Test
+    void measure_countsDynamoDbWriteUnitsByItem() {
+        List<Map<String, Object>> tasks = hashTasks(3, 10);
+        Map<String, Object> run = run(3, 0, 1, "{}");
+        long taskUnits = tasks.stream().mapToLong(t -> Numbers.ceilDiv(ItemSize.of(t), 1024)).sum();
+
+        UsageModel.Usage usage = measure(run, tasks, 1_024);
+
+        assertThat(count(usage.writeUnits(), "hash items")).isEqualTo(12);                  // 3 tasks x 4 hashes
+        assertThat(taskUnits).isEqualTo(3);
+        assertThat(count(usage.writeUnits(), "task records")).isEqualTo(taskUnits);
+        assertThat(count(usage.writeUnits(), "progress shard updates")).isEqualTo(3);       // 100 + 3 x 11 B < 1 KB
+        assertThat(count(usage.writeUnits(), "run record writes")).isEqualTo(3 + 1);         // (3 + 1 shard) x 1 KB
+        assertThat(count(usage.writeUnits(), "progress shard items created")).isEqualTo(1);
+        assertThat(UsageModel.Usage.total(usage.writeUnits())).isEqualTo(12 + 3 + 3 + 4 + 1);
+    }
+
+    @Test
+    void progressUpdateUnits_growAsTheShardsSetOfTaskIdsPassesEachKilobyte() {
+        // ids of 11 bytes: the k-th update writes 100 + 11k bytes; up to k = 84 that is <= 1,024 B (1 WRU), then 2 WRU
+        assertThat(UsageModel.progressUpdateUnits(hashTasks(84, 10), 1, 1024)).isEqualTo(84);
+        assertThat(UsageModel.progressUpdateUnits(hashTasks(100, 10), 1, 1024)).isEqualTo(84 + 16 * 2);
+    }
+
+    @Test
+    void measure_countsReadUnitsOfTheChecksTheInstancesAndTheAggregatorsQuery() {
+        List<Map<String, Object>> tasks = hashTasks(3, 10);
+        tasks.get(0).put("coldStart", true);
+        tasks.get(0).put("initMs", 300L);
+        Map<String, Object> run = run(3, 0, 1, "{}");
+        long taskBytes = tasks.stream().mapToLong(ItemSize::of).sum();
+
+        UsageModel.Usage usage = measure(run, tasks, 1_024);
+
+        assertThat(count(usage.readUnits(), "task record checks")).isEqualTo(3);
+        assertThat(count(usage.readUnits(), "run record reads")).isEqualTo(1);               // one cold worker instance
+        assertThat(count(usage.readUnits(), "aggregator Query")).isEqualTo(1 + Numbers.ceilDiv(taskBytes, 4096));
+        assertThat(usage.inputs()).containsEntry("taskRecordBytes", taskBytes).containsEntry("workerColdStarts", 1L);
+    }
+
+    @Test
+    void measure_countsOneGetPerScanTaskAndListPagesPerSource() {
+        List<Map<String, Object>> tasks = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            tasks.add(new HashMap<>(Map.of("taskId", "scan-" + i, "kind", "scan", "finishedAt", 1L, "requestId", "r", "functionName", "w")));
+        }
+        String twoSources = "{\"scan\": [{\"bucket\": \"a\"}, {\"bucket\": \"b\"}]}";
+
+        UsageModel.Usage usage = measure(run(3, 3, 1, twoSources), tasks, 1_024);
+        assertThat(UsageModel.Usage.total(usage.s3GetRequests())).isEqualTo(3);
+        assertThat(UsageModel.Usage.total(usage.s3ListRequests())).isEqualTo(2);              // max(2 sources, ceil(3 / 1,000))
+
+        UsageModel.Usage many = measure(run(2_500, 2_500, 4, "{\"scan\": [{\"bucket\": \"a\"}]}"), tasks, 1_024);
+        assertThat(UsageModel.Usage.total(many.s3ListRequests())).isEqualTo(3);               // ceil(2,500 / 1,000)
+    }
+
+    @Test
+    void completeRunRecordBytes_isTheSameBeforeAndAfterTheAggregatorMarksTheRunComplete() {
+        Map<String, Object> running = run(3, 0, 1, "{}");
+        Map<String, Object> complete = new HashMap<>(running);
+        complete.put("status", "complete");
+
+        assertThat(UsageModel.completeRunRecordBytes(running)).isEqualTo(UsageModel.completeRunRecordBytes(complete))
+                .isEqualTo(ItemSize.of(complete));
+    }
+}

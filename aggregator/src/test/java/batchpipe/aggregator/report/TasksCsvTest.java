@@ -1,0 +1,61 @@
+package batchpipe.aggregator.report;
+
+import batchpipe.aggregator.cost.ItemSize;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TasksCsvTest {
+
+    @Test
+    void columns_putTheKnownFieldsFirstThenOthersSortedThenItemBytesAndLeaveTheKeysOut() {
+        Map<String, Object> t = new HashMap<>(ReportFixtures.tasks().get(0));
+        t.put("zeta", 1L);
+        t.put("alpha", 2L);
+
+        List<String> columns = TasksCsv.columns(List.of(t));
+
+        assertThat(columns).startsWith("runId", "taskId", "kind", "status", "reason", "enqueuedAt", "startedAt", "finishedAt", "durationMs")
+                .endsWith("hashes", "cost", "alpha", "zeta", "itemBytes")
+                .doesNotContain("pk", "sk");
+        assertThat(columns.subList(0, TasksCsv.KNOWN_COLUMNS.size())).isEqualTo(TasksCsv.KNOWN_COLUMNS);
+    }
+
+    @Test
+    void render_writesOneRowPerTaskWithEveryRecordedValue() {
+        List<Map<String, Object>> tasks = ReportFixtures.tasks();
+
+        String[] lines = TasksCsv.render(tasks).split("\r\n");
+
+        assertThat(lines).hasSize(1 + tasks.size());
+        List<String> columns = List.of(lines[0].split(","));
+        assertThat(columns).isEqualTo(TasksCsv.columns(tasks));
+        // the hash task has no comma-holding value, so its row splits cleanly on commas
+        String[] hash = lines[3].split(",", -1);
+        assertThat(hash).hasSize(columns.size());
+        assertThat(hash[columns.indexOf("taskId")]).isEqualTo("hash-000001");
+        assertThat(hash[columns.indexOf("durationMs")]).isEqualTo("2000");
+        assertThat(hash[columns.indexOf("vcpuShare")]).isEqualTo("0.58");
+        assertThat(hash[columns.indexOf("coldStart")]).isEqualTo("false");
+        assertThat(hash[columns.indexOf("initMs")]).isEmpty();
+        assertThat(hash[columns.indexOf("hashes")]).isEqualTo("10");
+        assertThat(hash[columns.indexOf("itemBytes")]).isEqualTo(Long.toString(ItemSize.of(tasks.get(2))));
+    }
+
+    @Test
+    void field_quotesTextWithCommasQuotesOrLineBreaksAndWritesNestedValuesAsJson() {
+        assertThat(TasksCsv.field("plain")).isEqualTo("plain");
+        assertThat(TasksCsv.field("a,b")).isEqualTo("\"a,b\"");
+        assertThat(TasksCsv.field("say \"hi\"")).isEqualTo("\"say \"\"hi\"\"\"");
+        assertThat(TasksCsv.field("two\nlines")).isEqualTo("\"two\nlines\"");
+        assertThat(TasksCsv.field(Map.of("level", Map.of("INFO", 3L)))).isEqualTo("\"{\"\"level\"\":{\"\"INFO\"\":3}}\"");
+        assertThat(TasksCsv.field(List.of(1L, 2L))).isEqualTo("\"[1,2]\"");
+        assertThat(TasksCsv.field(new BigDecimal("1E+3"))).isEqualTo("1000");
+        assertThat(TasksCsv.field(null)).isEmpty();
+    }
+}

@@ -1,0 +1,151 @@
+package batchpipe.local.cli;
+
+import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.ReportService;
+import batchpipe.aggregator.RunReader;
+import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.report.ComparisonReport;
+import batchpipe.common.aws.AwsClients;
+import batchpipe.local.report.ReportFiles;
+import batchpipe.local.report.ReportSources;
+import batchpipe.local.template.StackTemplate;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Reports a run, or compares two.",
+                "`report RUN_ID` runs the aggregator on demand against the table of the local stack that the",
+                "AWS_ENDPOINT_URL_* variables point at (`batchpipe local up` prints them), or of a deployed stack",
+                "(--table, with your AWS credentials and region), rewrites the run's summary item and writes report.json,",
+                "report.md, tasks.csv and report.html into --out. Without REPORT lines (they are only known to the",
+                "process that ran the functions) Lambda durations are measured from the task records, as the report says.",
+                "`report --compare A B` compares two runs, each given as a run id (out/<id>/report.json, else the",
+                "table's summary), a folder or a report.json, and writes compare.md and compare.html."},
+        footer = {"", "Formulas: docs/COST.md."})
+final class ReportCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "RUN_ID", description = "The run to report.")
+    String runId;
+
+    @Option(names = "--compare", arity = "2", paramLabel = "RUN", description = "Two runs to compare: run ids, folders or report.json files.")
+    List<String> compare;
+
+    @Option(names = "--out", description = "Folder for the files (default: out/<runId>, or out/compare-<A>-vs-<B>).")
+    Path out;
+
+    @Option(names = "--table", description = "The runs table (default: <stack-name>-RunsTable of the local stack in AWS_ENDPOINT_URL_DYNAMODB).")
+    String table;
+
+    @Option(names = "--stack-name", defaultValue = "batchpipe", description = "Local stack name (default: ${DEFAULT-VALUE}).")
+    String stackName;
+
+    @Option(names = "--price-table", paramLabel = "FILE", description = "A price table whose fields replace those of the bundled one.")
+    Path priceTable;
+
+    @Option(names = "--runs-per-month", defaultValue = "30", description = "Runs a month for the monthly projection (default: ${DEFAULT-VALUE}).")
+    int runsPerMonth;
+
+    @Option(names = "--arm64-speed-ratio", paramLabel = "RATIO",
+            description = "Task duration on arm64 / on x86_64 for projecting one architecture from the other (e.g. B/A of the mean"
+                    + " task duration in `report --compare <x86 run> <arm64 run>`). Default: measured in the run if it ran on both, else 1.")
+    BigDecimal arm64SpeedRatio;
+
+    @Override
+    public Integer call() throws Exception {
+        if ((compare == null) == (runId == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give either a RUN_ID or --compare <runA> <runB>");
+        }
+        if (runsPerMonth < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--runs-per-month must be >= 1");
+        if (arm64SpeedRatio != null && arm64SpeedRatio.signum() <= 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--arm64-speed-ratio must be a number > 0");
+        }
+        if (priceTable != null && !Files.isRegularFile(priceTable)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "price table file not found: " + priceTable);
+        }
+        PrintStream stdout = System.out;
+        return compare != null ? compare(stdout) : report(stdout);
+    }
+
+    private int report(PrintStream stdout) throws Exception {
+        String runsTable = tableName();
+        if (runsTable == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no runs table: pass --table <RunsTableName output of your"
+                    + " deployed stack>, or point AWS_ENDPOINT_URL_DYNAMODB (and _SQS, _S3) at a `batchpipe local up` stack");
+        }
+        PriceTable prices = priceTable == null ? PriceTable.defaults() : PriceTable.withOverride(priceTable);
+        CostAssumptions assumptions = CostAssumptions.defaults().withRunsPerMonth(runsPerMonth);
+        if (arm64SpeedRatio != null) {
+            assumptions = assumptions.withArm64SpeedRatio(new CostAssumptions.SpeedRatio(arm64SpeedRatio, "given with --arm64-speed-ratio"));
+        }
+        RunReport report;
+        // The service's own log lines would mix with ours; only the files and the paths matter here.
+        System.setOut(QuietStreams.discard());
+        try (var dynamoDb = AwsClients.dynamoDb()) {
+            ReportService service = new ReportService(new RunReader(dynamoDb, runsTable), dynamoDb, runsTable, prices, assumptions,
+                    metrics -> { }, Clock.systemUTC());
+            report = service.report(runId, ReportInputs.withoutReportLines(assumptions));
+        } finally {
+            System.setOut(stdout);
+        }
+        Path dir = out != null ? out : Path.of("out", runId);
+        List<Path> files = ReportFiles.write(dir, report);
+        Map<String, Object> summary = report.summary();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> cost = (Map<String, Object>) summary.get("cost");
+        stdout.println("Run " + runId + ": " + summary.get("status") + ", cost per run " + cost.get("currency") + " "
+                + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + "), Lambda durations measured"
+                + " from task records (no REPORT lines here)");
+        files.forEach(f -> stdout.println("  " + f));
+        return 0;
+    }
+
+    private int compare(PrintStream stdout) throws Exception {
+        Path outRoot = Path.of("out");
+        String runsTable = tableName();
+        var dynamoDb = runsTable == null ? null : AwsClients.dynamoDb();
+        try {
+            ReportSources.TableRef ref = runsTable == null ? null : new ReportSources.TableRef(dynamoDb, runsTable);
+            Map<String, Object> a = ReportSources.load(compare.get(0), outRoot, () -> ref);
+            Map<String, Object> b = ReportSources.load(compare.get(1), outRoot, () -> ref);
+            Path dir = out != null ? out : outRoot.resolve("compare-" + fileName(a.get("runId")) + "-vs-" + fileName(b.get("runId")));
+            List<Path> files = ReportFiles.writeComparison(dir, a, b);
+            stdout.print(ComparisonReport.markdown(a, b));
+            files.forEach(f -> stdout.println("  " + f));
+            return 0;
+        } finally {
+            if (dynamoDb != null) dynamoDb.close();
+        }
+    }
+
+    /** --table, else the local stack's table when the DynamoDB endpoint points at one, else none. */
+    private String tableName() {
+        if (table != null && !table.isBlank()) return table;
+        String endpoint = System.getenv("AWS_ENDPOINT_URL_DYNAMODB");
+        if (endpoint == null || endpoint.isBlank()) endpoint = System.getProperty("aws.endpointUrlDynamoDb");
+        if (endpoint == null || endpoint.isBlank()) return null;
+        return StackTemplate.physicalName(stackName, "RunsTable", "AWS::DynamoDB::Table");
+    }
+
+    private static String fileName(Object runId) {
+        return String.valueOf(runId).replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    private static String plain(Object value) {
+        return value instanceof BigDecimal d ? d.toPlainString() : String.valueOf(value);
+    }
+}

@@ -1,0 +1,50 @@
+package batchpipe.local.report;
+
+import batchpipe.common.json.Json;
+import batchpipe.common.table.TableKeys;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Finds the report of a run named on the command line, for comparisons: a report.json file, a folder
+ * holding one, the run's folder under out/ (where the demo leaves it after its stack is gone), or
+ * else the run's summary item in a table.
+ */
+public final class ReportSources {
+    private ReportSources() {
+    }
+
+    /** @param table the table to look in when no file is found, or null when there is none to look in */
+    public static Map<String, Object> load(String run, Path outRoot, Supplier<TableRef> table) throws IOException {
+        Path given = Path.of(run);
+        for (Path candidate : new Path[] {given, given.resolve("report.json"), outRoot.resolve(run).resolve("report.json")}) {
+            if (Files.isRegularFile(candidate)) {
+                return Json.parseObject(Files.readString(candidate, StandardCharsets.UTF_8));
+            }
+        }
+        TableRef ref = table.get();
+        if (ref == null) {
+            throw new IllegalArgumentException("no report for '" + run + "': not a report.json, not a folder with one, no "
+                    + outRoot.resolve(run).resolve("report.json") + ", and no table to read it from (start `batchpipe local up` and"
+                    + " paste its exports, or pass --table)");
+        }
+        Map<String, AttributeValue> item = ref.dynamoDb().getItem(b -> b.tableName(ref.table()).consistentRead(true)
+                .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(run)), TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK))))
+                .item();
+        if (item == null || !item.containsKey("report")) {
+            throw new IllegalArgumentException("no report for '" + run + "': no file, and table " + ref.table()
+                    + " has no summary for it (run `batchpipe report " + run + "` first)");
+        }
+        return Json.parseObject(item.get("report").s());
+    }
+
+    public record TableRef(DynamoDbClient dynamoDb, String table) {
+    }
+}
