@@ -22,18 +22,29 @@ public final class Chaos {
     private final long seed;
     private final SplittableRandom random;
     private final Map<String, AtomicLong> injected = new ConcurrentHashMap<>();
+    private final boolean firstChanceStrikes;
+    private final Set<ChaosProfile> struck = EnumSet.noneOf(ChaosProfile.class);
 
-    private Chaos(Set<ChaosProfile> profiles, double rate, long seed) {
+    private Chaos(Set<ChaosProfile> profiles, double rate, long seed, boolean firstChanceStrikes) {
         this.profiles = EnumSet.copyOf(profiles);
         this.rate = rate;
         this.seed = seed;
         this.random = new SplittableRandom(seed);
+        this.firstChanceStrikes = firstChanceStrikes;
     }
 
     public static Chaos activate(Set<ChaosProfile> profiles, double rate, long seed) {
+        return activate(profiles, rate, seed, false);
+    }
+
+    /**
+     * @param firstChanceStrikes every profile's first chance injects its fault, whatever the rate: a run
+     *                           then proves each fault was met, not merely that it might have been
+     */
+    public static Chaos activate(Set<ChaosProfile> profiles, double rate, long seed, boolean firstChanceStrikes) {
         if (rate < 0 || rate > 1) throw new IllegalArgumentException("chaos rate must be between 0 and 1, got " + rate);
         if (profiles.isEmpty()) throw new IllegalArgumentException("no chaos profile given");
-        Chaos chaos = new Chaos(profiles, rate, seed);
+        Chaos chaos = new Chaos(profiles, rate, seed, firstChanceStrikes);
         active = chaos;
         return chaos;
     }
@@ -61,7 +72,7 @@ public final class Chaos {
         if (!profiles.contains(profile)) return false;
         boolean strike;
         synchronized (random) {
-            strike = random.nextDouble() < rate;
+            strike = (firstChanceStrikes && struck.add(profile)) || random.nextDouble() < rate;
         }
         if (strike) count(what);
         return strike;
