@@ -4,6 +4,7 @@ import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ForkJoinPool;
 
@@ -73,7 +74,7 @@ public final class LogScanner {
         if (format == CompressionFormat.PLAIN || e instanceof CorruptDataException) {
             return e;
         }
-        return new CorruptDataException(format.name().toLowerCase(java.util.Locale.ROOT)
+        return new CorruptDataException(format.name().toLowerCase(Locale.ROOT)
                 + " data is corrupt or truncated at uncompressed offset " + uncompressedOffset
                 + " (compressed offset " + counted.count() + "): " + e.getMessage(), e);
     }
