@@ -34,7 +34,11 @@ public final class LogScanner {
      */
     public LogScanner(ForkJoinPool pool) {
         this.pool = Objects.requireNonNull(pool, "pool");
-        ZstdInputStreamNoFinalizer.recommendedDInSize();
+        try {
+            ZstdInputStreamNoFinalizer.recommendedDInSize();
+        } catch (LinkageError e) {
+            // no zstd on this platform: plain and gzip still scan; a zstd object fails when it is opened
+        }
     }
 
     public ScanResult scan(InputStream source, ScanOptions options) throws IOException {
