@@ -1,10 +1,10 @@
 package batchpipe.worker.scan;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.CharBuffer;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**

@@ -4,6 +4,7 @@ import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ForkJoinPool;
 
@@ -33,7 +34,11 @@ public final class LogScanner {
      */
     public LogScanner(ForkJoinPool pool) {
         this.pool = Objects.requireNonNull(pool, "pool");
-        ZstdInputStreamNoFinalizer.recommendedDInSize();
+        try {
+            ZstdInputStreamNoFinalizer.recommendedDInSize();
+        } catch (LinkageError e) {
+            // no zstd on this platform: plain and gzip still scan; a zstd object fails when it is opened
+        }
     }
 
     public ScanResult scan(InputStream source, ScanOptions options) throws IOException {
@@ -73,7 +78,7 @@ public final class LogScanner {
         if (format == CompressionFormat.PLAIN || e instanceof CorruptDataException) {
             return e;
         }
-        return new CorruptDataException(format.name().toLowerCase(java.util.Locale.ROOT)
+        return new CorruptDataException(format.name().toLowerCase(Locale.ROOT)
                 + " data is corrupt or truncated at uncompressed offset " + uncompressedOffset
                 + " (compressed offset " + counted.count() + "): " + e.getMessage(), e);
     }

@@ -2,8 +2,10 @@ package batchpipe.worker.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -74,10 +76,10 @@ class BoundedMemoryTest {
     @Test
     void scan_skipsAFiftyMegabyteLineWithoutBufferingIt() throws IOException {
         String event = ScanFixtures.eventLine(3);
-        InputStream source = new java.io.SequenceInputStream(
-                new java.io.ByteArrayInputStream((event + "\n{\"huge\":\"").getBytes(StandardCharsets.UTF_8)),
-                new java.io.SequenceInputStream(new RepeatingLines(List.of("x".repeat(1000)), 50L << 20, false),
-                        new java.io.ByteArrayInputStream(("\"}\n" + event + "\n").getBytes(StandardCharsets.UTF_8))));
+        InputStream source = new SequenceInputStream(
+                new ByteArrayInputStream((event + "\n{\"huge\":\"").getBytes(StandardCharsets.UTF_8)),
+                new SequenceInputStream(new RepeatingLines(List.of("x".repeat(1000)), 50L << 20, false),
+                        new ByteArrayInputStream(("\"}\n" + event + "\n").getBytes(StandardCharsets.UTF_8))));
         Measured m = scanMeasuringAllocation(source);
         assertThat(m.result().events()).isEqualTo(2);
         assertThat(m.result().oversizedLines()).isEqualTo(1);

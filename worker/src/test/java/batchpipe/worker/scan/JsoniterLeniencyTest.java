@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import com.jsoniter.JsonIterator;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +23,7 @@ class JsoniterLeniencyTest {
     private static void assertJsoniterSkipsWithoutError(byte[] line) {
         JsonIterator iter = new JsonIterator();
         iter.reset(line, 0, line.length);
-        assertThatCode(iter::skip).as("jsoniter skip of %s", new String(line, java.nio.charset.StandardCharsets.UTF_8))
+        assertThatCode(iter::skip).as("jsoniter skip of %s", new String(line, StandardCharsets.UTF_8))
                 .doesNotThrowAnyException();
     }
 

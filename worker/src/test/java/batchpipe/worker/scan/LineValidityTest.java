@@ -7,6 +7,7 @@ import static batchpipe.worker.scan.ScanFixtures.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -177,7 +178,7 @@ class LineValidityTest {
             byte[] inName = concat(utf8("{\"k"), seq, utf8("\":1}"));
             byte[] outside = concat(utf8("{\"a\":1}"), seq);
             for (byte[] line : new byte[][] {inValue, inName, outside}) {
-                assertThat(scanLine(line).malformed()).as("%s", java.util.HexFormat.of().formatHex(line))
+                assertThat(scanLine(line).malformed()).as("%s", HexFormat.of().formatHex(line))
                         .isEqualTo(1);
             }
         }

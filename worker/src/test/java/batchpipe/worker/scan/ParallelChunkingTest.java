@@ -9,7 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
@@ -110,13 +112,13 @@ class ParallelChunkingTest {
         try {
             LogScanner scanner = new LogScanner(pool);
             List<Thread> callers = new ArrayList<>();
-            List<ScanResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<ScanResult> results = Collections.synchronizedList(new ArrayList<>());
             for (int i = 0; i < 4; i++) {
                 Thread t = new Thread(() -> {
                     try {
                         results.add(scanner.scan(new ByteArrayInputStream(log), SMALL_CHUNKS));
                     } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
+                        throw new UncheckedIOException(e);
                     }
                 });
                 callers.add(t);

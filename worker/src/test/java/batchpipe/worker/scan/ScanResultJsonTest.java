@@ -1,6 +1,7 @@
 package batchpipe.worker.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.jsoniter.JsonIterator;
 import com.jsoniter.any.Any;
@@ -36,7 +37,7 @@ class ScanResultJsonTest {
         String json = r.toJson();
         assertThat(json).contains("\"p\\\"ath\":{\"q\\\"b\\\\n\\nt\\tc\\u0001d\u007f e\u00e9 \uD83D\uDE00 lone\\ud800\":1}");
         Any parsed = JsonIterator.deserialize(json);
-        assertThat(parsed.get("countBy").get("p\"ath").keys()).hasSize(1);
+        assertThat(parsed.get("countBy").get("p\"ath").size()).isEqualTo(1);
     }
 
     @Test
@@ -47,7 +48,7 @@ class ScanResultJsonTest {
         ScanResult r = new ScanResult(0, 0, List.of(), 0, 0, 0, counts, null);
         assertThat(r.countBy().keySet()).containsExactly("a", "b");
         assertThat(r.countBy().get("b").keySet()).containsExactly("a", "z");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.countBy().put("c", Map.of()))
+        assertThatThrownBy(() -> r.countBy().put("c", Map.of()))
                 .isInstanceOf(UnsupportedOperationException.class);
     }
 }
