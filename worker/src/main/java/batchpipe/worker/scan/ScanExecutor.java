@@ -42,7 +42,7 @@ public final class ScanExecutor {
         } catch (S3Exception e) {
             if (e.statusCode() == 403) {
                 throw new PermanentTaskException("access denied reading s3://" + task.bucket() + "/" + task.key()
-                        + " (the worker's role may not read this bucket; add it to the template's scan buckets)", e);
+                        + " (the worker's role may not read this bucket; deploy with ScanBucket=" + task.bucket() + ")", e);
             }
             if (e.statusCode() == 404) {
                 throw new PermanentTaskException("s3://" + task.bucket() + "/" + task.key() + " not found", e);
