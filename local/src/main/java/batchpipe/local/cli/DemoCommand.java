@@ -4,6 +4,7 @@ import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
 import batchpipe.local.chaos.ChaosProfile;
 import batchpipe.local.demo.Demo;
+import batchpipe.local.run.RunWatcher;
 import batchpipe.local.esm.SqsEventSourceMapping;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
@@ -114,7 +115,7 @@ final class DemoCommand implements Callable<Integer> {
                 try {
                     outcome = new Demo(pipeline).run(new Demo.Settings(objects, lines, hashBatches, batchSize, cost, seed, null, out, true,
                             Duration.ofSeconds(timeoutSeconds)), bar::update);
-                } catch (Demo.RunStalledException stalled) {
+                } catch (RunWatcher.RunStalledException stalled) {
                     bar.finish();
                     System.setOut(stdout);
                     stdout.println(stalled.getMessage());

@@ -144,7 +144,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("batchpipe run: nothing matched the spec; the run is recorded as empty");
             return 0;
         }
-        RunWatcher watcher = new RunWatcher(dynamoDb, table);
+        RunWatcher watcher = new RunWatcher(dynamoDb, table, () -> RunWatcher.queueEmpty(sqs, queueUrl));
         ProgressBar bar = new ProgressBar(System.err, "tasks");
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         watcher.awaitCompletion(result.runId(), timeout, bar::update);

@@ -8,15 +8,13 @@ import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.json.Json;
-import batchpipe.common.table.RunProgress;
-import batchpipe.common.table.TableKeys;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.RuntimeReportLines;
 import batchpipe.local.runtime.InvocationResult;
+import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -85,27 +83,15 @@ public final class Demo {
 
         String table = stack.ref("RunsTable");
         long deadline = System.nanoTime() + settings.timeout().toNanos();
-        RunProgress status;
-        int emptyPolls = 0;
-        do {
-            status = RunProgress.read(stack.dynamoDb(), table, runId);
-            progress.accept(status.finished(), status.planned());
-            if (status.complete()) break;
-            // Nothing left to deliver yet the run is incomplete: some task reached the dead-letter
-            // queue without a final record (every delivery of it died). Say so instead of waiting.
-            emptyPolls = queueEmpty(stack, "TasksQueue") ? emptyPolls + 1 : 0;
-            if (emptyPolls >= 15) {
-                throw new RunStalledException(runId, "run " + runId + " stalled: " + status.finished() + " of " + status.planned()
-                        + " tasks have a final record and the tasks queue is empty; the rest are in the dead-letter queue without one");
-            }
-            Thread.sleep(200);
-        } while (System.nanoTime() < deadline);
-        if (!status.complete()) {
-            throw new IllegalStateException("run " + runId + " did not complete within " + settings.timeout().toSeconds() + " s: "
-                    + status.finished() + " of " + status.planned() + " tasks finished");
+        String tasksQueue = stack.ref("TasksQueue");
+        RunWatcher watcher = new RunWatcher(stack.dynamoDb(), table, () -> RunWatcher.queueEmpty(stack.sqs(), tasksQueue));
+        watcher.awaitCompletion(runId, settings.timeout(), progress);
+        watcher.awaitReport(runId, remaining(deadline));
+        // The mapping deletes the aggregator's message after the report is written: wait, so the books are closed.
+        String completions = stack.ref("CompletionsQueue");
+        while (System.nanoTime() < deadline && !RunWatcher.queueEmpty(stack.sqs(), completions)) {
+            Thread.sleep(50);
         }
-        awaitReport(stack, table, runId, deadline);
-        awaitDrained(stack, "CompletionsQueue", deadline);
         // The aggregator has reported the run without billed durations, which only the runtime knows:
         // report it again, as on demand, with the REPORT lines of every invocation this process made.
         List<ReportLine> reportLines = RuntimeReportLines.of(pipeline.runtime());
@@ -120,44 +106,7 @@ public final class Demo {
         return new Outcome(runId, plan, report.summary(), outDir, (System.nanoTime() - start) / 1e9, seeded);
     }
 
-    /** A run that cannot complete: thrown with its id so that the books can still be audited. */
-    public static final class RunStalledException extends IllegalStateException {
-        private final String runId;
-
-        RunStalledException(String runId, String message) {
-            super(message);
-            this.runId = runId;
-        }
-
-        public String runId() {
-            return runId;
-        }
-    }
-
-    private static boolean queueEmpty(LocalStack stack, String queueLogicalId) {
-        Map<String, String> attributes = stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref(queueLogicalId))
-                .attributeNamesWithStrings("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")).attributesAsStrings();
-        return "0".equals(attributes.get("ApproximateNumberOfMessages")) && "0".equals(attributes.get("ApproximateNumberOfMessagesNotVisible"));
-    }
-
-    /** Waits until the mapping has deleted the aggregator's message, so the books are closed when we report. */
-    private static void awaitDrained(LocalStack stack, String queueLogicalId, long deadline) throws InterruptedException {
-        while (System.nanoTime() < deadline && !queueEmpty(stack, queueLogicalId)) {
-            Thread.sleep(50);
-        }
-    }
-
-    /** The summary the aggregator writes once the completions queue delivers the run. */
-    private static void awaitReport(LocalStack stack, String table, String runId, long deadline) throws InterruptedException {
-        Map<String, AttributeValue> key = Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
-                TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK));
-        while (System.nanoTime() < deadline) {
-            Map<String, AttributeValue> item = stack.dynamoDb().getItem(b -> b.tableName(table).key(key).consistentRead(true)).item();
-            if (item != null && item.containsKey("report") && "complete".equals(item.get("status").s())) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException("run " + runId + " completed but the aggregator wrote no report in time");
+    private static Duration remaining(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(1_000_000_000L, deadlineNanos - System.nanoTime()));
     }
 }

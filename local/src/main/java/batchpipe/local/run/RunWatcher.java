@@ -5,10 +5,12 @@ import batchpipe.common.table.RunProgress;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * Follows a run from the outside, as a user would: its progress shards until every task has a final
@@ -16,27 +18,68 @@ import java.util.function.BiConsumer;
  * has written it. Works the same against the local stack and a deployed one.
  */
 public final class RunWatcher {
+    /** Polls of an empty tasks queue, 200 ms apart, after which an incomplete run counts as stalled. */
+    private static final int STALLED_AFTER_EMPTY_POLLS = 15;
+
     private final DynamoDbClient dynamoDb;
     private final String table;
+    private final BooleanSupplier tasksQueueEmpty;
 
     public RunWatcher(DynamoDbClient dynamoDb, String table) {
-        this.dynamoDb = dynamoDb;
-        this.table = table;
+        this(dynamoDb, table, () -> false);
     }
 
-    /** Polls until the run is complete; reports (finished, planned) on every poll. */
+    /** @param tasksQueueEmpty whether the tasks queue holds no message, visible or in flight */
+    public RunWatcher(DynamoDbClient dynamoDb, String table, BooleanSupplier tasksQueueEmpty) {
+        this.dynamoDb = dynamoDb;
+        this.table = table;
+        this.tasksQueueEmpty = tasksQueueEmpty;
+    }
+
+    /** Whether an SQS queue holds no message, visible or in flight. */
+    public static boolean queueEmpty(SqsClient sqs, String queueUrl) {
+        Map<String, String> attributes = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl)
+                .attributeNamesWithStrings("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")).attributesAsStrings();
+        return "0".equals(attributes.get("ApproximateNumberOfMessages")) && "0".equals(attributes.get("ApproximateNumberOfMessagesNotVisible"));
+    }
+
+    /**
+     * Polls until the run is complete; reports (finished, planned) on every poll. When the tasks queue
+     * stays empty while the run is incomplete, some task reached the dead-letter queue without a final
+     * record (every delivery of it died): that is reported as {@link RunStalledException} at once.
+     */
     public RunProgress awaitCompletion(String runId, Duration timeout, BiConsumer<Long, Long> progress) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         RunProgress status;
+        int emptyPolls = 0;
         do {
             status = RunProgress.read(dynamoDb, table, runId);
             progress.accept(status.finished(), status.planned());
             if (status.complete()) return status;
+            emptyPolls = tasksQueueEmpty.getAsBoolean() ? emptyPolls + 1 : 0;
+            if (emptyPolls >= STALLED_AFTER_EMPTY_POLLS) {
+                throw new RunStalledException(runId, "run " + runId + " stalled: " + status.finished() + " of " + status.planned()
+                        + " tasks have a final record and the tasks queue is empty; the rest are in the dead-letter queue without one");
+            }
             Thread.sleep(200);
         } while (System.nanoTime() < deadline);
         throw new IllegalStateException("run " + runId + " did not complete within " + timeout.toSeconds() + " s: "
                 + status.finished() + " of " + status.planned() + " tasks have a final record"
                 + (status.planned() == 0 ? " (is the run id right, and are workers consuming the tasks queue?)" : ""));
+    }
+
+    /** A run that cannot complete: thrown with its id so that its books can still be audited. */
+    public static final class RunStalledException extends IllegalStateException {
+        private final String runId;
+
+        RunStalledException(String runId, String message) {
+            super(message);
+            this.runId = runId;
+        }
+
+        public String runId() {
+            return runId;
+        }
     }
 
     /** The aggregator's report of a complete run. */

@@ -8,6 +8,7 @@ import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.hash.HashExecutor;
+import batchpipe.worker.record.CountByForRecord;
 import batchpipe.worker.record.TaskRecordStore;
 import batchpipe.worker.scan.ScanExecutor;
 import batchpipe.worker.scan.ScanResult;
@@ -150,7 +151,10 @@ public final class TaskProcessor {
                 result.put("oversizedLines", stats.oversizedLines());
                 result.put("bytes", stats.bytes());
                 result.put("compressedBytes", stats.compressedBytes());
-                result.put("countBy", stats.countBy());
+                CountByForRecord.Fitted countBy = CountByForRecord.fit(stats.countBy());
+                result.put("countBy", countBy.countBy());
+                result.put("countByDistinct", countBy.distinct());
+                if (countBy.truncated()) result.put("countByOther", countBy.other());
                 if (stats.matches() != null) result.put("matches", stats.matches());
             }
             case HashTask hash -> {
