@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.mindrot.jbcrypt.BCrypt;
+import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
+import software.amazon.cloudwatchlogs.emf.environment.Environments;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -47,6 +49,9 @@ class WorkerIT {
 
     @BeforeAll
     static void start() throws Exception {
+        // The handler is called directly here, not through the local runtime: tell the EMF library it is
+        // on Lambda (metrics as stdout lines) rather than let it look for a CloudWatch agent.
+        EnvironmentConfigurationProvider.getConfig().setEnvironmentOverride(Environments.Lambda);
         stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
                 "workerit", LocalStack.Ports.free());
         stack.useForThisProcess();
