@@ -381,6 +381,10 @@ public final class Json {
         }
     }
 
+    /**
+     * Quotes and escapes per RFC 8259: quote, backslash and control characters, and unpaired surrogates
+     * too, so that the text stays encodable as UTF-8 (log values can hold any UTF-16 garbage).
+     */
     public static void quote(StringBuilder out, String s) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
@@ -394,7 +398,9 @@ public final class Json {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                    if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        out.append(c).append(s.charAt(++i));
+                    } else if (c < 0x20 || Character.isSurrogate(c) || c == '\u2028' || c == '\u2029') {
                         out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
                     } else {
                         out.append(c);

@@ -1,6 +1,9 @@
 package batchpipe.worker.scan;
 
+import batchpipe.common.json.Json;
+
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,83 +35,17 @@ public record ScanResult(long events, long malformed, List<Long> malformedLines,
 
     /** This result as compact JSON, keys in declaration order, {@code matches} omitted when null. */
     public String toJson() {
-        StringBuilder out = new StringBuilder(256);
-        out.append("{\"events\":").append(events)
-                .append(",\"malformed\":").append(malformed)
-                .append(",\"malformedLines\":[");
-        for (int i = 0; i < malformedLines.size(); i++) {
-            if (i > 0) {
-                out.append(',');
-            }
-            out.append(malformedLines.get(i).longValue());
-        }
-        out.append("],\"oversizedLines\":").append(oversizedLines)
-                .append(",\"bytes\":").append(bytes)
-                .append(",\"compressedBytes\":").append(compressedBytes)
-                .append(",\"countBy\":{");
-        boolean firstPath = true;
-        for (Map.Entry<String, Map<String, Long>> path : countBy.entrySet()) {
-            if (!firstPath) {
-                out.append(',');
-            }
-            firstPath = false;
-            appendString(out, path.getKey());
-            out.append(":{");
-            boolean firstValue = true;
-            for (Map.Entry<String, Long> value : path.getValue().entrySet()) {
-                if (!firstValue) {
-                    out.append(',');
-                }
-                firstValue = false;
-                appendString(out, value.getKey());
-                out.append(':').append(value.getValue().longValue());
-            }
-            out.append('}');
-        }
-        out.append('}');
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("events", events);
+        json.put("malformed", malformed);
+        json.put("malformedLines", malformedLines);
+        json.put("oversizedLines", oversizedLines);
+        json.put("bytes", bytes);
+        json.put("compressedBytes", compressedBytes);
+        json.put("countBy", countBy);
         if (matches != null) {
-            out.append(",\"matches\":").append(matches.longValue());
+            json.put("matches", matches);
         }
-        return out.append('}').toString();
-    }
-
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
-
-    /**
-     * Quotes and escapes per RFC 8259: quote, backslash and control characters are escaped, and so are
-     * unpaired surrogates, so that the text stays encodable as UTF-8.
-     */
-    static void appendString(StringBuilder out, String s) {
-        out.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                default -> {
-                    if (c < 0x20) {
-                        appendUnicodeEscape(out, c);
-                    } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
-                            && Character.isLowSurrogate(s.charAt(i + 1))) {
-                        out.append(c).append(s.charAt(++i));
-                    } else if (Character.isSurrogate(c)) {
-                        appendUnicodeEscape(out, c);
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
-        }
-        out.append('"');
-    }
-
-    private static void appendUnicodeEscape(StringBuilder out, char c) {
-        out.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 15]).append(HEX[(c >> 4) & 15])
-                .append(HEX[c & 15]);
+        return Json.write(json);
     }
 }
