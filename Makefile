@@ -2,7 +2,8 @@
 #
 # sam build copies the CodeUri (this folder) to a scratch folder and runs `make build-<LogicalId>`
 # there with ARTIFACTS_DIR set to the function's output folder. Each target hands the work to
-# bin/build-function, which runs Maven and lays out classes at the root and jars in lib/.
+# bin/build-function, which builds the function's layout module (deploy/functions/<module>) with
+# Maven and copies its target/function folder: classes at the root, jars in lib/.
 #
 # Without the sam CLI: `make build-all` builds all three into .aws-sam/manual/<LogicalId>, and
 # `make check-artifacts` does that and then checks the layout, as CI would.
@@ -31,24 +32,10 @@ build-all: clean-artifacts
 	$(MAKE) --no-print-directory build-WorkerFunction ARTIFACTS_DIR="$(CURDIR)/$(MANUAL_DIR)/WorkerFunction"
 	$(MAKE) --no-print-directory build-AggregatorFunction ARTIFACTS_DIR="$(CURDIR)/$(MANUAL_DIR)/AggregatorFunction"
 
-# Fails unless each folder holds its handler class at the root, common's jar and the Lambda
-# libraries in lib/, and no test-only library (JUnit, Mockito, AssertJ) anywhere in lib/.
+# Builds all three from scratch, then fails unless each folder holds its handler at the root and
+# the libraries it needs in lib/, and none of what must not ship (see bin/check-artifacts).
 check-artifacts: build-all
-	@set -euo pipefail; \
-	check() { \
-	  local id=$$1 handler=$$2 dir="$(MANUAL_DIR)/$$1" jar; \
-	  if [ ! -f "$$dir/$$handler" ]; then echo "check-artifacts: $$id: $$handler is missing from $$dir" >&2; exit 1; fi; \
-	  for jar in common aws-lambda-java-events; do \
-	    if ! compgen -G "$$dir/lib/$$jar-*.jar" >/dev/null; then echo "check-artifacts: $$id: lib/$$jar-*.jar is missing" >&2; exit 1; fi; \
-	  done; \
-	  if compgen -G "$$dir/lib/*.jar" | grep -E '/(junit|mockito|assertj|opentest4j|apiguardian|byte-buddy)[^/]*\.jar$$' >&2; then \
-	    echo "check-artifacts: $$id: test-only jars above are in lib/" >&2; exit 1; \
-	  fi; \
-	  echo "check-artifacts: $$id ok ($$(compgen -G "$$dir/lib/*.jar" | wc -l | tr -d ' ') jars in lib/)"; \
-	}; \
-	check ProducerFunction batchpipe/producer/ProducerHandler.class; \
-	check WorkerFunction batchpipe/worker/WorkerHandler.class; \
-	check AggregatorFunction batchpipe/aggregator/AggregatorHandler.class
+	bash bin/check-artifacts "$(MANUAL_DIR)"
 
 clean-artifacts:
 	rm -rf "$(MANUAL_DIR)"

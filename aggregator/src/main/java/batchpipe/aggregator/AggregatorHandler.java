@@ -2,10 +2,12 @@ package batchpipe.aggregator;
 
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.priming.AggregatorPriming;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
+import batchpipe.common.priming.Priming;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -28,6 +30,8 @@ public final class AggregatorHandler implements RequestStreamHandler {
     private static final StructuredLog LOG = StructuredLog.of(AggregatorHandler.class);
 
     private final ReportService reports;
+    /** SnapStart hooks: warm-up before the snapshot, fresh entropy after each restore. */
+    private final Priming priming = AggregatorPriming.register();
 
     public AggregatorHandler() {
         this(FunctionEnvironment.current(), AwsClients.dynamoDb());

@@ -4,6 +4,8 @@ import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
+import batchpipe.common.priming.Priming;
+import batchpipe.producer.priming.ProducerPriming;
 import batchpipe.producer.spec.InvalidRunSpecException;
 import batchpipe.producer.spec.RunSpec;
 import batchpipe.producer.spec.RunSpecParser;
@@ -30,6 +32,8 @@ import java.util.Map;
 public final class ProducerHandler implements RequestStreamHandler {
     private final RunSpecParser parser;
     private final RunPlanner planner;
+    /** SnapStart hooks: warm-up before the snapshot, fresh entropy after each restore. */
+    private final Priming priming = ProducerPriming.register();
 
     public ProducerHandler() {
         this(ProducerConfig.from(FunctionEnvironment.current()), AwsClients.s3(), AwsClients.sqs(), AwsClients.dynamoDb());

@@ -2,11 +2,13 @@ package batchpipe.worker;
 
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.priming.Priming;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.batch.BatchProcessor;
 import batchpipe.worker.hash.Backoff;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.hash.HashItemWriter;
+import batchpipe.worker.priming.WorkerPriming;
 import batchpipe.worker.record.TaskRecordStore;
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.ScanExecutor;
@@ -40,6 +42,8 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
     private final long initMs;
     private final Metrics metrics;
     private final AtomicBoolean firstInvocation = new AtomicBoolean(true);
+    /** SnapStart hooks: warm-up before the snapshot, fresh entropy after each restore. */
+    private final Priming priming = WorkerPriming.register();
 
     public WorkerHandler() {
         this(System.nanoTime(), WorkerConfig.from(FunctionEnvironment.current()));

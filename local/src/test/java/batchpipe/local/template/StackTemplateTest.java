@@ -118,7 +118,8 @@ class StackTemplateTest {
     void everyHandlerClassExistsOnTheClasspath() throws Exception {
         StackTemplate template = StackTemplate.load(TEMPLATE, Map.of());
         TemplateResolver resolver = resolverFor(template);
-        assertThat(template.functionIds()).containsExactlyInAnyOrder("ProducerFunction", "WorkerFunction", "AggregatorFunction");
+        assertThat(template.functionIds()).containsExactlyInAnyOrder("ProducerFunction", "WorkerFunction", "WorkerTwinFunction",
+                "AggregatorFunction");
         for (String id : template.functionIds()) {
             FunctionDefinition f = template.function(id, "batchpipe", resolver);
             Class<?> handler = Class.forName(f.handlerClass());

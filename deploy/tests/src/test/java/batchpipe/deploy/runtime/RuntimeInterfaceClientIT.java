@@ -1,0 +1,219 @@
+package batchpipe.deploy.runtime;
+
+import batchpipe.common.json.Json;
+import batchpipe.local.sample.SampleData;
+import batchpipe.local.sample.SampleRun;
+import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.ProjectHome;
+import batchpipe.local.template.FunctionDefinition;
+import batchpipe.local.template.StackTemplate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * Each function's built artifact (deploy/functions/&lt;module&gt;/target/function, what sam build
+ * ships) under the real Lambda Java runtime, aws-lambda-java-runtime-interface-client, in its own
+ * JVM, with SnapStart's init (before-checkpoint hooks, restore, after-restore hooks), fed the
+ * samples in events/ through a Runtime API server in this test, against the local stack as its AWS.
+ * The stack is named "batchpipe" because the samples name its bucket, batchpipe-databucket.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RuntimeInterfaceClientIT {
+    private static final String STACK_NAME = "batchpipe";
+    private static final Duration INIT_AND_INVOKE = Duration.ofMinutes(3);
+
+    private record Running(FunctionDefinition definition, RuntimeApiServer api, LambdaProcess process) {
+    }
+
+    private Path home;
+    private Path functionsDir;
+    private Path runtimeDir;
+    private Path logs;
+    private LocalStack stack;
+    private final Map<String, Running> running = new LinkedHashMap<>();
+
+    @BeforeAll
+    void startTheLocalStackWithTheSampleRun() throws Exception {
+        home = ProjectHome.find();
+        functionsDir = requiredDirectory("batchpipe.functions.dir");
+        runtimeDir = requiredDirectory("batchpipe.runtime.dir");
+        logs = Path.of("target", "ric-logs").toAbsolutePath();
+        Files.createDirectories(logs);
+        stack = LocalStack.start(home, StackTemplate.load(home.resolve("template.yaml"), Map.of()), STACK_NAME, LocalStack.Ports.free());
+        stack.useForThisProcess();
+        try (PrintStream sampleLog = new PrintStream(Files.newOutputStream(logs.resolve("sample-run.log")), true, StandardCharsets.UTF_8)) {
+            SampleRun.load(stack, sampleLog);
+        }
+    }
+
+    @AfterAll
+    void stopEverything() throws Exception {
+        for (Running r : running.values()) {
+            r.process().close();
+            r.api().close();
+        }
+        if (stack != null) stack.close();
+    }
+
+    @Test
+    void worker_mixedBatch_reportsExactlyThePoisonMessage() throws Exception {
+        Map<String, Object> response = invoke("WorkerFunction", "worker", "worker-mixed-with-poison.json");
+        assertThat(failedItemIds(response)).containsExactly("33333333-0000-4000-8000-000000000003");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"worker-scan.json", "worker-hash.json"})
+    void worker_sampleBatch_succeedsForEveryMessage(String event) throws Exception {
+        Map<String, Object> response = invoke("WorkerFunction", "worker", event);
+        assertThat(response).containsKey("batchItemFailures");
+        assertThat(failedItemIds(response)).isEmpty();
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void producer_scheduledEvent_plansEverySampleObjectAndHashBatch() throws Exception {
+        long sampleObjects = stack.s3().listObjectsV2(b -> b.bucket(stack.ref("DataBucket")).prefix(SampleData.PREFIX)).contents()
+                .stream().filter(o -> o.key().endsWith(".zst")).count();
+        Map<String, Object> spec = Json.parseObject(Files.readString(home.resolve("events/producer-scheduled.json")));
+        long hashBatches = ((Number) ((Map<String, Object>) spec.get("hash")).get("batches")).longValue();
+
+        Map<String, Object> response = invoke("ProducerFunction", "producer", "producer-scheduled.json");
+
+        assertThat(sampleObjects).isPositive();
+        assertThat((Map<String, Object>) response.get("planned"))
+                .containsEntry("scan", sampleObjects)
+                .containsEntry("hash", hashBatches);
+        assertThat(((Number) response.get("enqueued")).longValue()).isEqualTo(sampleObjects + hashBatches);
+        assertThat((String) response.get("runId")).isNotBlank();
+    }
+
+    @Test
+    void aggregator_onDemandEvent_reportsTheSampleRun() throws Exception {
+        Map<String, Object> response = invoke("AggregatorFunction", "aggregator", "aggregator.json");
+        assertThat(response).containsEntry("runId", SampleRun.RUN_ID);
+        assertThat(response).containsKey("status");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ProducerFunction:producer", "WorkerFunction:worker", "AggregatorFunction:aggregator"})
+    void snapStartInit_primesBeforeTheCheckpointAndReseedsAfterTheRestore(String function) throws Exception {
+        String[] idAndModule = function.split(":");
+        Running r = started(idAndModule[0], idAndModule[1]);
+        awaitInitDone(r);
+
+        List<String> calls = r.api().calls();
+        assertThat(calls).contains("GET restore/next");
+        assertThat(calls.indexOf("GET restore/next")).isLessThan(calls.indexOf("GET invocation/next"));
+        Map<String, Object> primed = logLine(r, "primed before the snapshot");
+        assertThat(primed.get("failed")).as("priming steps that failed").isEqualTo(List.of());
+        assertThat(primed.get("function")).isEqualTo(idAndModule[1]);
+        assertThat(logLine(r, "restored from the snapshot")).containsKey("reseeded");
+    }
+
+    private Map<String, Object> invoke(String logicalId, String module, String eventFile) throws Exception {
+        Running r = started(logicalId, module);
+        String event = Files.readString(home.resolve("events").resolve(eventFile));
+        CompletableFuture<RuntimeApiServer.Outcome> outcome = r.api().invoke(event, Duration.ofSeconds(r.definition().timeoutSeconds()));
+        RuntimeApiServer.Outcome done = await(r, outcome);
+        if (!done.succeeded()) {
+            fail(logicalId + " answered " + eventFile + " with an error (" + done.errorType() + "): " + done.error()
+                    + "\n--- function output ---\n" + r.process().outputTail(40));
+        }
+        return Json.parseObject(done.response());
+    }
+
+    private Running started(String logicalId, String module) throws Exception {
+        Running existing = running.get(logicalId);
+        if (existing != null) return existing;
+        FunctionDefinition definition = stack.function(logicalId);
+        Map<String, String> env = new LinkedHashMap<>(definition.environment());
+        env.putAll(stack.endpointSettings());
+        RuntimeApiServer api = new RuntimeApiServer("arn:aws:lambda:" + LocalStack.REGION + ":" + LocalStack.ACCOUNT
+                + ":function:" + definition.functionName() + ":1");
+        Path functionDir = functionsDir.resolve(module).resolve("target/function");
+        LambdaProcess process = LambdaProcess.start(functionDir, runtimeDir, definition.functionName(), definition.handler(),
+                definition.memoryMb(), env, api.address(), true, logs.resolve(logicalId + ".log"));
+        Running r = new Running(definition, api, process);
+        running.put(logicalId, r);
+        return r;
+    }
+
+    private static <T> T await(Running r, CompletableFuture<T> future) throws Exception {
+        long deadline = System.nanoTime() + INIT_AND_INVOKE.toNanos();
+        while (!future.isDone()) {
+            if (r.api().initError().isDone()) {
+                fail(r.definition().logicalId() + " failed to initialise: " + r.api().initError().get()
+                        + "\n--- function output ---\n" + r.process().outputTail(40));
+            }
+            if (!r.process().isAlive()) {
+                fail(r.definition().logicalId() + " exited\n--- function output ---\n" + r.process().outputTail(40));
+            }
+            if (System.nanoTime() > deadline) {
+                fail(r.definition().logicalId() + " did not answer within " + INIT_AND_INVOKE
+                        + "; Runtime API calls: " + r.api().calls() + "\n--- function output ---\n" + r.process().outputTail(40));
+            }
+            Thread.sleep(20);
+        }
+        return future.get();
+    }
+
+    private static void awaitInitDone(Running r) throws Exception {
+        CompletableFuture<Void> polled = CompletableFuture.runAsync(() -> {
+            while (!r.api().calls().contains("GET invocation/next")) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        });
+        await(r, polled);
+    }
+
+    /** The function's structured log line with this message, parsed. */
+    private static Map<String, Object> logLine(Running r, String message) {
+        for (String line : r.process().output().lines().toList()) {
+            if (line.startsWith("{") && line.contains("\"message\":\"" + message + "\"")) {
+                return Json.parseObject(line);
+            }
+        }
+        return fail(r.definition().logicalId() + " logged no '" + message + "' line\n--- function output ---\n" + r.process().outputTail(40));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> failedItemIds(Map<String, Object> response) {
+        List<String> ids = new ArrayList<>();
+        for (Object failure : (List<Object>) response.getOrDefault("batchItemFailures", List.of())) {
+            ids.add(String.valueOf(((Map<String, Object>) failure).get("itemIdentifier")));
+        }
+        return ids;
+    }
+
+    private static Path requiredDirectory(String property) {
+        String value = System.getProperty(property);
+        if (value == null || !Files.isDirectory(Path.of(value))) {
+            throw new IllegalStateException("system property " + property + " = " + value + " is not a directory: run this test"
+                    + " through Maven (./mvnw verify), which builds the function folders and the runtime first");
+        }
+        return Path.of(value);
+    }
+}

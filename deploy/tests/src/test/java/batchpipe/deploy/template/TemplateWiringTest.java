@@ -1,0 +1,410 @@
+package batchpipe.deploy.template;
+
+import batchpipe.local.stack.ProjectHome;
+import batchpipe.local.template.CloudFormationYaml;
+import batchpipe.local.template.FunctionDefinition;
+import batchpipe.local.template.QueueDefinition;
+import batchpipe.local.template.StackTemplate;
+import batchpipe.local.template.TemplateResolver;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * template.yaml against the code it deploys: the handlers exist, every variable the code reads is
+ * set (and nothing is set that nobody reads), every SDK call the code makes is allowed on the
+ * resource it reaches (and nothing more is allowed), every SQS source can be polled and gives its
+ * consumer six timeouts of visibility. The code is read from the sources of each function's module
+ * and of the common classes it names.
+ */
+class TemplateWiringTest {
+    /** Variables a function reads with a default on purpose: the template leaves them unset. */
+    private static final Map<String, String> DEFAULTED = Map.of(
+            "SEND_CALLS_IN_FLIGHT", "producer: 8 SendMessageBatch calls in flight unless tuned",
+            "WORKER_COUNT", "worker: threads follow the function's memory (its vCPU share) unless overridden",
+            "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned");
+    /** Granted beyond the code's own calls, on purpose. */
+    private static final Map<String, Set<String>> DELIBERATE_EXTRAS = Map.of(
+            "worker", Set.of("s3:ListBucket")); // S3 answers a missing key with 404 (permanent, clear message), not 403
+    private static final Set<String> POLL_ACTIONS = Set.of("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes");
+    private static final Set<String> LOG_ACTIONS = Set.of("logs:CreateLogStream", "logs:PutLogEvents");
+    private static final Pattern SDK_CALL = Pattern.compile("\\b(dynamoDb|s3|sqs)\\s*\\.\\s*([a-z][A-Za-z0-9]*)\\s*\\(");
+    private static final Pattern REQUIRED_VARIABLE = Pattern.compile("FunctionEnvironment\\.require\\([^;\"]*\"([A-Z0-9_]+)\"");
+    private static final Pattern OPTIONAL_VARIABLE = Pattern.compile(
+            "(?:FunctionEnvironment\\.intValue\\([^;\"]*|getOrDefault\\(\\s*|System\\.getenv\\(\\s*)\"([A-Z0-9_]+)\"");
+
+    private static Path home;
+    private static StackTemplate template;
+    private static TemplateResolver resolver;
+    private static Map<String, Object> resources;
+    private static Map<String, Object> globals;
+
+    @BeforeAll
+    @SuppressWarnings("unchecked")
+    static void load() throws IOException {
+        home = ProjectHome.find();
+        Path file = home.resolve("template.yaml");
+        template = StackTemplate.load(file, Map.of());
+        Map<String, Object> root = CloudFormationYaml.load(file);
+        resources = (Map<String, Object>) root.get("Resources");
+        globals = (Map<String, Object>) ((Map<String, Object>) root.get("Globals")).get("Function");
+        resolver = resolverFor(template);
+    }
+
+    @Test
+    void everyFunction_hasAHandlerClassWithItsMethodInTheModuleItShips() throws Exception {
+        assertThat(template.functionIds()).isNotEmpty();
+        for (String id : template.functionIds()) {
+            FunctionDefinition f = function(id);
+            Class<?> handler = Class.forName(f.handlerClass());
+            assertThat(handler.getMethods()).as(id + " handler method").anyMatch(m -> m.getName().equals(f.handlerMethod()));
+            assertThat(Files.isDirectory(home.resolve(moduleOf(id)).resolve("src/main/java"))).as(id + " module").isTrue();
+        }
+    }
+
+    @Test
+    void everyVariableTheCodeReads_isSetOrDefaultsOnPurpose() throws IOException {
+        for (String id : template.functionIds()) {
+            Map<String, String> env = function(id).environment();
+            Code code = code(moduleOf(id));
+            assertThat(env.keySet()).as(id + ": variables its code requires").containsAll(code.requiredVariables);
+            for (String optional : code.optionalVariables) {
+                if (env.containsKey(optional) || optional.startsWith("AWS_")) continue; // Lambda and the SDK set AWS_*
+                assertThat(DEFAULTED).as(id + " reads " + optional + " with a default: set it in template.yaml, or add it to"
+                        + " DEFAULTED with the reason it is left unset").containsKey(optional);
+            }
+        }
+    }
+
+    @Test
+    void everyVariableSetOnAFunction_isReadByItsCodeOrItsRuntime() throws IOException {
+        for (String id : template.functionIds()) {
+            Code code = code(moduleOf(id));
+            for (String variable : function(id).environment().keySet()) {
+                boolean read = code.requiredVariables.contains(variable) || code.optionalVariables.contains(variable)
+                        || variable.equals("JAVA_TOOL_OPTIONS") || variable.startsWith("AWS_ENDPOINT_URL");
+                assertThat(read).as(id + " sets " + variable + " but its code never reads it").isTrue();
+            }
+        }
+    }
+
+    @Test
+    void everySdkCallTheCodeMakes_isAllowedOnTheResourceItReaches() throws IOException {
+        for (String id : template.functionIds()) {
+            List<Map<String, Object>> statements = statementsOf(roleOf(id));
+            for (Need need : needs(id)) {
+                for (String target : need.resources()) {
+                    assertThat(statements).as(id + ": " + need.action() + " on " + target + " (for " + need.why() + ")")
+                            .anyMatch(s -> allows(s, need.action(), target));
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyActionARoleAllows_isNeededByItsFunctions() throws IOException {
+        for (String id : template.functionIds()) {
+            Set<String> needed = new TreeSet<>(LOG_ACTIONS);
+            needs(id).forEach(n -> needed.add(n.action()));
+            if (!sqsSourcesOf(id).isEmpty()) needed.addAll(POLL_ACTIONS);
+            needed.addAll(DELIBERATE_EXTRAS.getOrDefault(moduleOf(id), Set.of()));
+            for (Map<String, Object> statement : statementsOf(roleOf(id))) {
+                assertThat(needed).as(id + ": role " + roleOf(id) + " statement " + statement.get("Sid")
+                        + " allows more than the code calls").containsAll(actions(statement));
+            }
+        }
+    }
+
+    @Test
+    void noStatement_allowsEveryActionOrEveryResource() {
+        for (String role : template.logicalIdsOfType("AWS::IAM::Role")) {
+            for (Map<String, Object> statement : statementsOf(role)) {
+                assertThat(actions(statement)).as(role + " actions").noneMatch(a -> a.contains("*"));
+                assertThat(String.valueOf(statement.get("Resource"))).as(role + " resources").doesNotContain("\"*\"").isNotEqualTo("*");
+                assertThat(referencedIds(statement.get("Resource"))).as(role + " " + statement.get("Sid") + " names a stack resource").isNotEmpty();
+            }
+        }
+    }
+
+    @Test
+    void everySqsSource_canBePolledAndGivesItsConsumerSixTimeoutsOfVisibility() {
+        Map<String, QueueDefinition> queues = new HashMap<>();
+        template.queues(resolver).forEach(q -> queues.put(q.logicalId(), q));
+        int sources = 0;
+        for (String id : template.functionIds()) {
+            FunctionDefinition f = function(id);
+            for (String queue : sqsSourcesOf(id)) {
+                sources++;
+                for (String action : POLL_ACTIONS) {
+                    assertThat(statementsOf(roleOf(id))).as(id + ": " + action + " on " + queue).anyMatch(s -> allows(s, action, queue));
+                }
+                assertThat(queues.get(queue).visibilityTimeoutSeconds()).as(queue + " visibility vs 6 x " + id + " timeout")
+                        .isGreaterThanOrEqualTo(6 * f.timeoutSeconds());
+                assertThat(queues.get(queue).deadLetterLogicalId()).as(queue + " dead-letter queue").isNotNull();
+            }
+        }
+        assertThat(sources).isGreaterThanOrEqualTo(3); // worker, its twin, aggregator
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyFunction_logsToItsOwnGroupWithRetentionThatItsRoleMayWrite() {
+        Set<String> groups = new LinkedHashSet<>();
+        for (String id : template.functionIds()) {
+            Map<String, Object> logging = (Map<String, Object>) properties(id).get("LoggingConfig");
+            assertThat(logging).as(id + " LoggingConfig").isNotNull();
+            String group = single(referencedIds(logging.get("LogGroup")));
+            assertThat(groups.add(group)).as(id + " has a log group of its own").isTrue();
+            assertThat(template.typeOf(group)).isEqualTo("AWS::Logs::LogGroup");
+            assertThat(template.properties(group)).as(group).containsKey("RetentionInDays");
+            for (String action : LOG_ACTIONS) {
+                assertThat(statementsOf(roleOf(id))).as(id + ": " + action + " on " + group).anyMatch(s -> allows(s, action, group));
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyFunction_isSnapStartedBehindAnAliasAndChoosesItsJitTier() {
+        assertThat((Map<String, Object>) globals.get("SnapStart")).containsEntry("ApplyOn", "PublishedVersions");
+        assertThat(globals.get("AutoPublishAlias")).isEqualTo("live");
+        for (String id : template.functionIds()) {
+            // Lambda's Java 21 runtime stops at C1 unless JAVA_TOOL_OPTIONS says otherwise.
+            assertThat(function(id).environment().get("JAVA_TOOL_OPTIONS")).as(id + " JAVA_TOOL_OPTIONS").matches(".*-XX:TieredStopAtLevel=[14]\\b.*");
+        }
+        assertThat(function("WorkerFunction").environment().get("JAVA_TOOL_OPTIONS")).contains("-XX:TieredStopAtLevel=4");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void workerTwin_isTheWorkerOnTheOtherArchitectureOnTheSameQueueWithTheSameSettings() throws IOException {
+        Map<String, Object> twin = (Map<String, Object>) resources.get("WorkerTwinFunction");
+        assertThat(twin.get("Condition")).isEqualTo("CompareArchitectures");
+        for (String architecture : List.of("arm64", "x86_64")) {
+            StackTemplate overridden = StackTemplate.load(home.resolve("template.yaml"), Map.of("Architecture", architecture));
+            assertThat(overridden.function("WorkerTwinFunction", "batchpipe", resolverFor(overridden)).architectures())
+                    .as("twin when Architecture=" + architecture).containsExactly(architecture.equals("arm64") ? "x86_64" : "arm64");
+        }
+        FunctionDefinition worker = function("WorkerFunction");
+        FunctionDefinition copy = function("WorkerTwinFunction");
+        assertThat(copy.handler()).isEqualTo(worker.handler());
+        assertThat(copy.memoryMb()).isEqualTo(worker.memoryMb());
+        assertThat(copy.timeoutSeconds()).isEqualTo(worker.timeoutSeconds());
+        assertThat(copy.environment()).isEqualTo(worker.environment());
+        assertThat(roleOf("WorkerTwinFunction")).isEqualTo(roleOf("WorkerFunction"));
+
+        Map<String, Object> mapping = template.properties("WorkerTwinTasks");
+        Map<String, Object> event = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) properties("WorkerFunction")
+                .get("Events")).get("Tasks")).get("Properties");
+        assertThat(((Map<String, Object>) resources.get("WorkerTwinTasks")).get("Condition")).isEqualTo("CompareArchitectures");
+        for (String setting : List.of("BatchSize", "MaximumBatchingWindowInSeconds", "FunctionResponseTypes", "ScalingConfig")) {
+            assertThat(mapping.get(setting)).as("WorkerTwinTasks " + setting).isEqualTo(event.get(setting));
+        }
+        assertThat(mapping.get("EventSourceArn")).isEqualTo(event.get("Queue"));
+    }
+
+    // ------------------------------------------------------------------ what the code needs
+
+    private record Need(String action, List<String> resources, String why) {
+    }
+
+    /** Every SDK call in the function's code, as the IAM action and the stack resources it reaches. */
+    private static List<Need> needs(String functionId) throws IOException {
+        FunctionDefinition f = function(functionId);
+        String table = logicalIdOf(f.environment().get("TABLE_NAME"));
+        List<String> queues = f.environment().entrySet().stream().filter(e -> e.getKey().endsWith("_QUEUE_URL"))
+                .map(e -> logicalIdOf(e.getValue())).toList();
+        List<String> buckets = List.of("DataBucket", "ScanBucket");
+        List<Need> needs = new ArrayList<>();
+        for (String call : code(moduleOf(functionId)).sdkCalls) {
+            String client = call.substring(0, call.indexOf('.'));
+            String operation = call.substring(call.indexOf('.') + 1);
+            String pascal = operation.substring(0, 1).toUpperCase(Locale.ROOT) + operation.substring(1);
+            switch (client) {
+                case "dynamoDb" -> needs.add(new Need("dynamodb:" + pascal, List.of(table), call));
+                case "sqs" -> needs.add(new Need(operation.startsWith("sendMessage") ? "sqs:SendMessage" : "sqs:" + pascal, queues, call));
+                case "s3" -> needs.add(new Need(switch (operation) {
+                    case "listObjectsV2", "listObjectsV2Paginator", "listObjects" -> "s3:ListBucket";
+                    case "getObject", "getObjectAsBytes", "headObject" -> "s3:GetObject";
+                    default -> "s3:" + pascal;
+                }, buckets, call));
+                default -> throw new IllegalStateException(call);
+            }
+        }
+        return needs;
+    }
+
+    private record Code(Set<String> sdkCalls, Set<String> requiredVariables, Set<String> optionalVariables) {
+    }
+
+    private static final Map<String, Code> CODE = new HashMap<>();
+
+    /** The module's main sources plus the common classes they name (and those name, and so on), priming left out. */
+    private static Code code(String module) throws IOException {
+        Code known = CODE.get(module);
+        if (known != null) return known;
+        Map<String, String> common = sources(home.resolve("common/src/main/java"));
+        List<String> texts = new ArrayList<>(sources(home.resolve(module).resolve("src/main/java")).values());
+        Set<String> included = new LinkedHashSet<>();
+        for (boolean grew = true; grew; ) {
+            grew = false;
+            String all = String.join("\n", texts);
+            for (Map.Entry<String, String> c : common.entrySet()) {
+                if (!included.contains(c.getKey()) && Pattern.compile("\\b" + c.getKey() + "\\b").matcher(all).find()) {
+                    included.add(c.getKey());
+                    texts.add(c.getValue());
+                    grew = true;
+                }
+            }
+        }
+        Set<String> calls = new TreeSet<>();
+        Set<String> required = new TreeSet<>();
+        Set<String> optional = new TreeSet<>();
+        for (String text : texts) {
+            collect(SDK_CALL.matcher(text), m -> m.group(1) + "." + m.group(2), calls);
+            collect(REQUIRED_VARIABLE.matcher(text), m -> m.group(1), required);
+            collect(OPTIONAL_VARIABLE.matcher(text), m -> m.group(1), optional);
+        }
+        Code code = new Code(calls, required, optional);
+        CODE.put(module, code);
+        return code;
+    }
+
+    private static void collect(Matcher m, java.util.function.Function<Matcher, String> value, Set<String> into) {
+        while (m.find()) into.add(value.apply(m));
+    }
+
+    private static Map<String, String> sources(Path root) throws IOException {
+        Map<String, String> byClass = new LinkedHashMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            // Priming runs the same calls on canned clients that never reach AWS: not the code to authorise.
+            for (Path file : files.filter(p -> p.toString().endsWith(".java") && !p.toString().contains("/priming/")).toList()) {
+                String name = file.getFileName().toString();
+                byClass.put(name.substring(0, name.length() - ".java".length()), Files.readString(file));
+            }
+        }
+        return byClass;
+    }
+
+    // ------------------------------------------------------------------ reading the template
+
+    private static FunctionDefinition function(String id) {
+        return template.function(id, "batchpipe", resolver);
+    }
+
+    /** Every resource answers Ref with "ref:<LogicalId>", so resolved values name what they point at. */
+    private static TemplateResolver resolverFor(StackTemplate t) {
+        Map<String, TemplateResolver.Physical> physical = new HashMap<>();
+        resources.keySet().forEach(id -> physical.put(id, new TemplateResolver.Physical("ref:" + id,
+                Map.of("Arn", "arn:" + id, "QueueName", "name:" + id))));
+        return t.resolver("batchpipe", "us-east-1", "123456789012", physical);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> properties(String id) {
+        return (Map<String, Object>) ((Map<String, Object>) resources.get(id)).get("Properties");
+    }
+
+    /** producer, worker or aggregator: the package of the handler. */
+    private static String moduleOf(String functionId) {
+        String handler = function(functionId).handlerClass();
+        assertThat(handler).startsWith("batchpipe.");
+        return handler.split("\\.")[1];
+    }
+
+    private static String roleOf(String functionId) {
+        Object role = properties(functionId).get("Role");
+        assertThat(role).as(functionId + " Role: !GetAtt <Role>.Arn").isNotNull();
+        return single(referencedIds(role));
+    }
+
+    /** The queues whose event source mapping invokes the function: its SQS events and mapping resources naming it. */
+    @SuppressWarnings("unchecked")
+    private static List<String> sqsSourcesOf(String functionId) {
+        List<String> queues = new ArrayList<>();
+        function(functionId).sqsEvents().forEach(e -> queues.add(e.queueLogicalId()));
+        for (String mapping : template.logicalIdsOfType("AWS::Lambda::EventSourceMapping")) {
+            Map<String, Object> p = template.properties(mapping);
+            if (referencedIds(p.get("FunctionName")).contains(functionId)) {
+                queues.add(single(referencedIds(p.get("EventSourceArn"))));
+            }
+        }
+        return queues;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> statementsOf(String role) {
+        List<Map<String, Object>> statements = new ArrayList<>();
+        for (Object policy : (List<Object>) template.properties(role).get("Policies")) {
+            Map<String, Object> document = (Map<String, Object>) ((Map<String, Object>) policy).get("PolicyDocument");
+            statements.addAll((List<Map<String, Object>>) document.get("Statement"));
+        }
+        return statements;
+    }
+
+    private static boolean allows(Map<String, Object> statement, String action, String logicalId) {
+        return "Allow".equals(statement.get("Effect")) && actions(statement).contains(action)
+                && referencedIds(statement.get("Resource")).contains(logicalId);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> actions(Map<String, Object> statement) {
+        Object action = statement.get("Action");
+        return action instanceof List<?> list ? (List<String>) list : List.of(String.valueOf(action));
+    }
+
+    private static final Pattern SUB_NAME = Pattern.compile("\\$\\{([A-Za-z0-9]+)(?:\\.[A-Za-z]+)?}");
+
+    /** The logical ids and parameters an expression refers to (Ref, GetAtt, ${X} in Sub, X.Alias). */
+    @SuppressWarnings("unchecked")
+    private static Set<String> referencedIds(Object expression) {
+        Set<String> ids = new LinkedHashSet<>();
+        if (expression instanceof Map<?, ?> map) {
+            map.forEach((k, v) -> {
+                if (k.equals("Ref")) ids.add(String.valueOf(v).split("\\.")[0]);
+                else if (k.equals("Fn::GetAtt")) ids.add(String.valueOf(((List<Object>) v).get(0)));
+                else if (k.equals("Fn::Sub") && v instanceof String s) collectSub(s, ids);
+                else if (k.equals("Fn::Sub") && v instanceof List<?> l) {
+                    collectSub(String.valueOf(l.get(0)), ids);
+                    ids.addAll(referencedIds(l.get(1)));
+                } else ids.addAll(referencedIds(v));
+            });
+        } else if (expression instanceof List<?> list) {
+            list.forEach(item -> ids.addAll(referencedIds(item)));
+        }
+        ids.removeIf(id -> id.startsWith("AWS::"));
+        return ids;
+    }
+
+    private static void collectSub(String text, Set<String> ids) {
+        Matcher m = SUB_NAME.matcher(text);
+        while (m.find()) ids.add(m.group(1));
+    }
+
+    private static String logicalIdOf(String resolvedRef) {
+        assertThat(resolvedRef).as("a !Ref to a stack resource").startsWith("ref:");
+        return resolvedRef.substring("ref:".length());
+    }
+
+    private static String single(Set<String> ids) {
+        assertThat(ids).hasSize(1);
+        return ids.iterator().next();
+    }
+}
