@@ -1,0 +1,41 @@
+package batchpipe.local.cli;
+
+import batchpipe.local.bench.Bench;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Measures the Performance targets side by side with the installed peers (node, python3, zstd, C bcrypt):",
+                "scan throughput, first-pass vs warm speed, bcrypt per-hash time and scaling, scanning under -Xmx128m,",
+                "and the demo's overhead. Each figure is the median of --runs whole-process runs; prints a table of",
+                "figures, ratios and PASS/MISS, and with --markdown writes the page for docs/BENCHMARKS.md.",
+                "Exit 0 when it ran, whatever the results."})
+final class BenchCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--quick", description = "A ~100 MB input instead of ~1 GB (the memory target then scans that smaller file).")
+    boolean quick;
+
+    @Option(names = "--runs", defaultValue = "3", paramLabel = "N", description = "Runs per figure; the median is reported (default: ${DEFAULT-VALUE}).")
+    int runs;
+
+    @Option(names = "--work-dir", defaultValue = "target/bench", paramLabel = "DIR", description = "Where inputs are generated and kept (default: ${DEFAULT-VALUE}).")
+    Path workDir;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Write the Markdown report here (e.g. docs/BENCHMARKS.md).")
+    Path markdown;
+
+    @Override
+    public Integer call() throws Exception {
+        if (runs < 1 || runs > 50) throw new CommandLine.ParameterException(spec.commandLine(), "--runs must be between 1 and 50, got " + runs);
+        String homeEnv = System.getenv("BATCHPIPE_HOME");
+        Path home = Path.of(homeEnv != null ? homeEnv : ".").toAbsolutePath().normalize();
+        new Bench(new Bench.Settings(quick, runs, workDir.toAbsolutePath(), markdown, home), System.out).run();
+        return 0;
+    }
+}
