@@ -15,13 +15,18 @@ SHELL := /bin/bash
 
 MANUAL_DIR := .aws-sam/manual
 
-.PHONY: build-ProducerFunction build-WorkerFunction build-AggregatorFunction \
+.PHONY: build-ProducerFunction build-WorkerFunction build-WorkerTwinFunction build-AggregatorFunction \
         build-all check-artifacts clean-artifacts
 
 build-ProducerFunction:
 	bash bin/build-function producer "$(ARTIFACTS_DIR)"
 
 build-WorkerFunction:
+	bash bin/build-function worker "$(ARTIFACTS_DIR)"
+
+# The worker on the other architecture (CompareArchitectures): the same artifact, whose only native
+# library, zstd-jni, carries both arm64 and x86_64 code. sam build builds it whatever the condition.
+build-WorkerTwinFunction:
 	bash bin/build-function worker "$(ARTIFACTS_DIR)"
 
 build-AggregatorFunction:

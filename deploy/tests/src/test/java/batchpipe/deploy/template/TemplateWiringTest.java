@@ -80,6 +80,20 @@ class TemplateWiringTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void everyFunction_isBuiltBySamThroughAMakefileTargetThatBuildsItsModule() throws IOException {
+        String makefile = Files.readString(home.resolve("Makefile"));
+        for (String id : template.functionIds()) {
+            Map<String, Object> metadata = (Map<String, Object>) ((Map<String, Object>) resources.get(id)).get("Metadata");
+            assertThat(metadata).as(id + " Metadata").containsEntry("BuildMethod", "makefile");
+            // sam build builds every function, conditional ones too, with `make build-<LogicalId>`.
+            Matcher target = Pattern.compile("(?m)^build-" + id + ":\\s*\\n\\t(.*)$").matcher(makefile);
+            assertThat(target.find()).as("Makefile target build-" + id).isTrue();
+            assertThat(target.group(1)).as("build-" + id + " recipe").contains("bin/build-function " + moduleOf(id) + " ");
+        }
+    }
+
+    @Test
     void everyVariableTheCodeReads_isSetOrDefaultsOnPurpose() throws IOException {
         for (String id : template.functionIds()) {
             Map<String, String> env = function(id).environment();
