@@ -3,6 +3,13 @@
 # when there is none, because Maven and the CLI both need 21+ and the machine default may be 17.
 
 batchpipe_java_major() { # prints the feature version of the java binary $1, or nothing
+  # The JDK's release file says it without starting a JVM (each start costs a few hundred ms).
+  local release
+  release="$(dirname "$(dirname "$1")")/release"
+  if [ -r "$release" ]; then
+    sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$release" | head -n 1
+    return
+  fi
   "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }
 
@@ -16,6 +23,7 @@ batchpipe_find_java() {
     major=$(batchpipe_java_major "$candidate")
     if [ -n "$major" ] && [ "$major" -ge 21 ]; then
       JAVA="$candidate"
+      BATCHPIPE_JAVA_MAJOR="$major"
       export JAVA_HOME="$home"
       # Maven's own libraries still call sun.misc.Unsafe; JDK 24+ warns about it on every run.
       if [ "$major" -ge 24 ]; then

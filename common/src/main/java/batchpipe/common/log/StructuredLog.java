@@ -7,6 +7,7 @@ import software.amazon.lambda.powertools.logging.argument.StructuredArgument;
 import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -16,6 +17,11 @@ import java.util.function.Supplier;
  * not reach a log.
  */
 public final class StructuredLog {
+    /** Keys the Lambda JSON layout writes itself; a structured argument by these names would be dropped. */
+    private static final Set<String> RESERVED = Set.of("level", "message", "error", "timestamp", "service", "cold_start",
+            "function_arn", "function_memory_size", "function_name", "function_request_id", "function_version",
+            "sampling_rate", "xray_trace_id", "correlation_id");
+
     private final Logger logger;
 
     private StructuredLog(Logger logger) {
@@ -42,7 +48,8 @@ public final class StructuredLog {
     private static Object[] arguments(Object[] keyValues, Throwable error) {
         Object[] arguments = new Object[keyValues.length / 2 + (error == null ? 0 : 1)];
         for (int i = 0; i + 1 < keyValues.length; i += 2) {
-            StructuredArgument entry = StructuredArguments.entry(String.valueOf(keyValues[i]), keyValues[i + 1]);
+            String key = String.valueOf(keyValues[i]);
+            StructuredArgument entry = StructuredArguments.entry(RESERVED.contains(key) ? key + "Detail" : key, keyValues[i + 1]);
             arguments[i / 2] = entry;
         }
         if (error != null) arguments[arguments.length - 1] = error;
