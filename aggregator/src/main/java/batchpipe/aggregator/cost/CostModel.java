@@ -119,13 +119,13 @@ public final class CostModel {
                 wru + " WRU x $" + Numbers.plain(prices.perMillionWriteUnits()) + " per 1M"));
         lines.add(line("DynamoDB", "read request units", BigDecimal.valueOf(rru), "RRU", prices.perReadUnit(), readCost,
                 rru + " RRU x $" + Numbers.plain(prices.perMillionReadUnits()) + " per 1M"));
-        Map<String, Object> dynamoDb = new LinkedHashMap<>();
-        dynamoDb.put("writeUnits", usage.writeUnits().stream().map(Quantity::toJson).toList());
-        dynamoDb.put("totalWriteUnits", wru);
-        dynamoDb.put("readUnits", usage.readUnits().stream().map(Quantity::toJson).toList());
-        dynamoDb.put("totalReadUnits", rru);
-        dynamoDb.put("cost", Numbers.written(writeCost.add(readCost)));
-        cost.put("dynamoDb", dynamoDb);
+        Map<String, Object> dynamoDbCost = new LinkedHashMap<>();
+        dynamoDbCost.put("writeUnits", usage.writeUnits().stream().map(Quantity::toJson).toList());
+        dynamoDbCost.put("totalWriteUnits", wru);
+        dynamoDbCost.put("readUnits", usage.readUnits().stream().map(Quantity::toJson).toList());
+        dynamoDbCost.put("totalReadUnits", rru);
+        dynamoDbCost.put("cost", Numbers.written(writeCost.add(readCost)));
+        cost.put("dynamoDb", dynamoDbCost);
 
         long gets = UsageModel.Usage.total(usage.s3GetRequests());
         long lists = UsageModel.Usage.total(usage.s3ListRequests());
@@ -135,11 +135,11 @@ public final class CostModel {
                 gets + " GET x $" + Numbers.plain(prices.perThousandGets()) + " per 1,000"));
         lines.add(line("S3", "LIST requests", BigDecimal.valueOf(lists), "requests", prices.perList(), listCost,
                 lists + " LIST x $" + Numbers.plain(prices.perThousandLists()) + " per 1,000"));
-        Map<String, Object> s3 = new LinkedHashMap<>();
-        s3.put("getRequests", usage.s3GetRequests().stream().map(Quantity::toJson).toList());
-        s3.put("listRequests", usage.s3ListRequests().stream().map(Quantity::toJson).toList());
-        s3.put("cost", Numbers.written(getCost.add(listCost)));
-        cost.put("s3", s3);
+        Map<String, Object> s3Cost = new LinkedHashMap<>();
+        s3Cost.put("getRequests", usage.s3GetRequests().stream().map(Quantity::toJson).toList());
+        s3Cost.put("listRequests", usage.s3ListRequests().stream().map(Quantity::toJson).toList());
+        s3Cost.put("cost", Numbers.written(getCost.add(listCost)));
+        cost.put("s3", s3Cost);
         cost.put("usageInputs", usage.inputs());
 
         BigDecimal other = sqsCost.add(writeCost).add(readCost).add(getCost).add(listCost);

@@ -38,6 +38,8 @@ class TemplateWiringTest {
     /** Variables a function reads with a default on purpose: the template leaves them unset. */
     private static final Map<String, String> DEFAULTED = Map.of(
             "SEND_CALLS_IN_FLIGHT", "producer: 8 SendMessageBatch calls in flight unless tuned",
+            "RUNS_PER_MONTH", "aggregator: the monthly cost projection assumes 30 runs unless told",
+            "PRICE_TABLE_FILE", "aggregator: the bundled, dated price table unless a file overrides it",
             "WORKER_COUNT", "worker: threads follow the function's memory (its vCPU share) unless overridden",
             "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned");
     /** Granted beyond the code's own calls, on purpose. */
