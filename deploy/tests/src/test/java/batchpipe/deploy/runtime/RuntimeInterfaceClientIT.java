@@ -176,8 +176,10 @@ class RuntimeInterfaceClientIT {
     }
 
     private static void awaitInitDone(Running r) throws Exception {
+        // On its own virtual thread: on the common pool (one thread on 2 cores) a function that died
+        // before polling would leave this loop spinning there and starve every later test.
         CompletableFuture<Void> polled = CompletableFuture.runAsync(() -> {
-            while (!r.api().calls().contains("GET invocation/next")) {
+            while (!r.api().calls().contains("GET invocation/next") && r.process().isAlive()) {
                 try {
                     Thread.sleep(20);
                 } catch (InterruptedException e) {
@@ -185,7 +187,7 @@ class RuntimeInterfaceClientIT {
                     return;
                 }
             }
-        });
+        }, task -> Thread.ofVirtual().start(task));
         await(r, polled);
     }
 
