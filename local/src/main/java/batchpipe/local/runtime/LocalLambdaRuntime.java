@@ -34,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -109,7 +110,9 @@ public final class LocalLambdaRuntime implements AutoCloseable {
                 timeoutMs = chaos.upTo(400);
             }
         }
+        AtomicReference<Thread> handlerThread = new AtomicReference<>();
         CompletableFuture<byte[]> call = CompletableFuture.supplyAsync(() -> {
+            handlerThread.set(Thread.currentThread());
             InvocationScope.enter(scope);
             try {
                 return instance.adapter().invoke(event, context);
@@ -132,7 +135,9 @@ public final class LocalLambdaRuntime implements AutoCloseable {
             }
             response = new String((byte[]) done, StandardCharsets.UTF_8);
         } catch (TimeoutException e) {
-            call.cancel(true);
+            // CompletableFuture.cancel does not interrupt: interrupt the handler's thread ourselves.
+            Thread running = handlerThread.get();
+            if (running != null) running.interrupt();
             scope.kill("timed out");  // frozen, as Lambda freezes it: its threads make no further calls
             instance.markBroken();
             error = "Runtime.Timeout";
@@ -150,7 +155,8 @@ public final class LocalLambdaRuntime implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            call.cancel(true);
+            Thread running = handlerThread.get();
+            if (running != null) running.interrupt();
             instance.markBroken();
             error = "Runtime.Interrupted";
             response = errorDocument(e, error);
