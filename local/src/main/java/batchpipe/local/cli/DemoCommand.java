@@ -7,6 +7,7 @@ import batchpipe.local.demo.Demo;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.esm.SqsEventSourceMapping;
 import batchpipe.local.runtime.LocalPipeline;
+import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -105,8 +106,12 @@ final class DemoCommand implements Callable<Integer> {
         // The functions log to stdout, as on Lambda: to stderr with --verbose, else nowhere.
         System.setOut(verbose ? err : functionLog);
         err.println("batchpipe demo: starting the local stack (ElasticMQ, S3Proxy, dynalite)...");
-        try (LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
+        long stackStart = System.nanoTime();
+        // The sample objects are generated while the emulators start: both take seconds, on different cores.
+        try (SampleData samples = SampleData.generate(objects, lines, seed);
+             LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
             stack.useForThisProcess();
+            double stackSeconds = (System.nanoTime() - stackStart) / 1e9;
             try (LocalPipeline pipeline = LocalPipeline.start(stack, functionLog, true)) {
                 err.printf(Locale.ROOT, "batchpipe demo: %d objects x %d lines to scan, %d x %d passwords at cost %d%n",
                         objects, lines, hashBatches, batchSize, cost);
@@ -114,7 +119,7 @@ final class DemoCommand implements Callable<Integer> {
                 Demo.Outcome outcome;
                 try {
                     outcome = new Demo(pipeline).run(new Demo.Settings(objects, lines, hashBatches, batchSize, cost, seed, null, out, true,
-                            Duration.ofSeconds(timeoutSeconds)), bar::update);
+                            Duration.ofSeconds(timeoutSeconds)), samples, bar::update);
                 } catch (RunWatcher.RunStalledException stalled) {
                     bar.finish();
                     System.setOut(stdout);
@@ -124,7 +129,7 @@ final class DemoCommand implements Callable<Integer> {
                 }
                 bar.finish();
                 System.setOut(stdout);
-                printSummary(stdout, outcome, pipeline, stack);
+                printSummary(stdout, outcome, pipeline, stack, stackSeconds);
                 if (chaos != null) {
                     return audit(stdout, chaos, stack, outcome.runId());
                 }
@@ -145,7 +150,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("unchecked")
-    private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack) {
+    private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack, double stackSeconds) {
         Map<String, Object> report = outcome.report();
         Map<String, Object> overall = (Map<String, Object>) report.get("overall");
         Map<String, Object> totals = (Map<String, Object>) overall.get("totals");
@@ -170,6 +175,12 @@ final class DemoCommand implements Callable<Integer> {
         Map<String, Object> cost = (Map<String, Object>) report.get("cost");
         out.printf(Locale.ROOT, "  cost: %s %s per run, %s per million tasks (see report.md)%n", cost.get("currency"),
                 ((java.math.BigDecimal) cost.get("total")).toPlainString(), ((java.math.BigDecimal) cost.get("perMillionTasks")).toPlainString());
+        Demo.Phases phases = outcome.phases();
+        double jvmSeconds = ProcessHandle.current().info().startInstant()
+                .map(started -> java.time.Duration.between(started, java.time.Instant.now()).toMillis() / 1e3).orElse(Double.NaN);
+        out.printf(Locale.ROOT, "  time: %.1f s since the JVM started: emulators %.1f s, then waiting for and uploading the samples %.1f s,"
+                        + " planning %.1f s, running %.1f s, aggregating %.1f s, final report %.1f s%n", jvmSeconds, stackSeconds,
+                phases.seeding(), phases.planning(), phases.running(), phases.aggregating(), phases.reporting());
         out.println("  report: " + String.join(", ", batchpipe.local.report.ReportFiles.RUN_FILES.stream()
                 .map(f -> outcome.outDir().resolve(f).toString()).toList()));
     }

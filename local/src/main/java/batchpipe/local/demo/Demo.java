@@ -49,7 +49,15 @@ public final class Demo {
 
     /** What the demo did, for the summary and for tests. */
     public record Outcome(String runId, Map<String, Object> plan, Map<String, Object> report, Path outDir,
-                          double wallSeconds, long compressedBytesSeeded) {
+                          double wallSeconds, long compressedBytesSeeded, Phases phases) {
+    }
+
+    /**
+     * Where the demo's time went, in seconds: waiting for the sample objects and uploading them, the
+     * producer's planning and enqueueing, the run until its last task finished, the aggregator's
+     * report, and the final report with the REPORT lines (and its files).
+     */
+    public record Phases(double seeding, double planning, double running, double aggregating, double reporting) {
     }
 
     private final LocalPipeline pipeline;
@@ -59,10 +67,24 @@ public final class Demo {
     }
 
     public Outcome run(Settings settings, BiConsumer<Long, Long> progress) throws IOException, InterruptedException {
+        try (SampleData samples = SampleData.generate(settings.objects(), settings.linesPerObject(), settings.seed())) {
+            return run(settings, samples, progress);
+        }
+    }
+
+    /**
+     * Runs with sample objects whose generation the caller started earlier (so that it overlaps the
+     * emulators' start); they must be the settings' objects, lines and seed.
+     */
+    public Outcome run(Settings settings, SampleData samples, BiConsumer<Long, Long> progress) throws IOException, InterruptedException {
+        if (samples.objectCount() != settings.objects()) {
+            throw new IllegalArgumentException("sample data has " + samples.objectCount() + " objects, the settings ask for " + settings.objects());
+        }
         long start = System.nanoTime();
         LocalStack stack = pipeline.stack();
         String bucket = stack.ref("DataBucket");
-        long seeded = SampleData.seed(stack.s3(), bucket, settings.objects(), settings.linesPerObject(), settings.seed());
+        long seeded = samples.upload(stack.s3(), bucket);
+        long seededAt = System.nanoTime();
 
         Map<String, Object> spec = new LinkedHashMap<>();
         if (settings.runId() != null) spec.put("runId", settings.runId());
@@ -80,18 +102,21 @@ public final class Demo {
         }
         Map<String, Object> plan = Json.parseObject(planned.response());
         String runId = (String) plan.get("runId");
+        long plannedAt = System.nanoTime();
 
         String table = stack.ref("RunsTable");
         long deadline = System.nanoTime() + settings.timeout().toNanos();
         String tasksQueue = stack.ref("TasksQueue");
         RunWatcher watcher = new RunWatcher(stack.dynamoDb(), table, () -> RunWatcher.queueEmpty(stack.sqs(), tasksQueue));
         watcher.awaitCompletion(runId, settings.timeout(), progress);
+        long completedAt = System.nanoTime();
         watcher.awaitReport(runId, remaining(deadline));
         // The mapping deletes the aggregator's message after the report is written: wait, so the books are closed.
         String completions = stack.ref("CompletionsQueue");
         while (System.nanoTime() < deadline && !RunWatcher.queueEmpty(stack.sqs(), completions)) {
             Thread.sleep(50);
         }
+        long aggregatedAt = System.nanoTime();
         // The aggregator has reported the run without billed durations, which only the runtime knows:
         // report it again, as on demand, with the REPORT lines of every invocation this process made.
         List<ReportLine> reportLines = RuntimeReportLines.of(pipeline.runtime());
@@ -103,7 +128,14 @@ public final class Demo {
         if (settings.writeReports()) {
             ReportFiles.write(outDir, report);
         }
-        return new Outcome(runId, plan, report.summary(), outDir, (System.nanoTime() - start) / 1e9, seeded);
+        long end = System.nanoTime();
+        Phases phases = new Phases(seconds(start, seededAt), seconds(seededAt, plannedAt), seconds(plannedAt, completedAt),
+                seconds(completedAt, aggregatedAt), seconds(aggregatedAt, end));
+        return new Outcome(runId, plan, report.summary(), outDir, seconds(start, end), seeded, phases);
+    }
+
+    private static double seconds(long fromNanos, long toNanos) {
+        return (toNanos - fromNanos) / 1e9;
     }
 
     private static Duration remaining(long deadlineNanos) {
