@@ -74,7 +74,7 @@ public final class SampleLogs {
         line.flush();
     }
 
-    private static int status(Random random) {
+    static int status(Random random) {
         int r = random.nextInt(1000);
         if (r < 820) return 200;
         if (r < 870) return 201;
@@ -90,7 +90,7 @@ public final class SampleLogs {
         return 503;
     }
 
-    private static String level(Random random) {
+    static String level(Random random) {
         int r = random.nextInt(100);
         return r < 90 ? "INFO" : r < 97 ? "DEBUG" : "WARN";
     }

@@ -42,7 +42,7 @@ class SampleLogsTest {
     }
 
     /**
-     * The generator as first written, with Instant.toString(), Double.toString() and a String per line:
+     * The generator as first written (sharing only the status and level distributions), with Instant.toString(), Double.toString() and a String per line:
      * the oracle that keeps seeded objects byte-identical across the rewrite for speed.
      */
     private static byte[] straightforward(long seed, int index, int lines, int malformedEvery) {
@@ -58,8 +58,8 @@ class SampleLogsTest {
         for (int i = 0; i < lines; i++) {
             ts += random.nextInt(40);
             line.setLength(0);
-            int status = status(random);
-            String level = status >= 500 ? "ERROR" : status >= 400 ? (random.nextInt(3) == 0 ? "ERROR" : "WARN") : level(random);
+            int status = SampleLogs.status(random);
+            String level = status >= 500 ? "ERROR" : status >= 400 ? (random.nextInt(3) == 0 ? "ERROR" : "WARN") : SampleLogs.level(random);
             String service = services[Math.min(services.length - 1, (int) Math.abs(random.nextGaussian() * 2.2))];
             line.append("{\"ts\":\"").append(Instant.ofEpochMilli(ts)).append("\",\"level\":\"").append(level)
                     .append("\",\"service\":\"").append(service).append("\",\"status\":").append(status)
@@ -77,26 +77,5 @@ class SampleLogsTest {
             out.writeBytes(line.toString().getBytes(StandardCharsets.UTF_8));
         }
         return out.toByteArray();
-    }
-
-    private static int status(Random random) {
-        int r = random.nextInt(1000);
-        if (r < 820) return 200;
-        if (r < 870) return 201;
-        if (r < 890) return 204;
-        if (r < 905) return 304;
-        if (r < 935) return 400;
-        if (r < 945) return 401;
-        if (r < 955) return 403;
-        if (r < 975) return 404;
-        if (r < 982) return 429;
-        if (r < 994) return 500;
-        if (r < 997) return 502;
-        return 503;
-    }
-
-    private static String level(Random random) {
-        int r = random.nextInt(100);
-        return r < 90 ? "INFO" : r < 97 ? "DEBUG" : "WARN";
     }
 }
