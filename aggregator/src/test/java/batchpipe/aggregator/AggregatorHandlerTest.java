@@ -119,4 +119,55 @@ class AggregatorHandlerTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the aggregator needs {\"runId\": \"...\"}; got fields [run]");
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void handleRequest_putsWhatTheReportLineSourceFoundIntoTheReport() throws Exception {
+        ReportLineSource twoLines = (run, tasks, deadline) -> new ReportLineSource.Found(List.of(), "a source that found none, and why");
+        handler = new AggregatorHandler(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl")), dynamoDb, twoLines, java.time.Clock.systemUTC());
+
+        Map<String, Object> report = invoke("{\"runId\": \"r1\"}");
+
+        // The summary leaves the inputs out; the stored summary is what the source's sentence must not be lost from.
+        org.mockito.ArgumentCaptor<PutItemRequest> put = org.mockito.ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(dynamoDb).putItem(put.capture());
+        assertThat(report).containsKey("cost");
+        assertThat(put.getValue().item().get("report").s()).contains("\"durations\"");
+    }
+
+    @Test
+    void reportLineSource_withATableOnALocalEndpointAndNoLogsEndpoint_queriesNothingAndSaysWhy() {
+        System.setProperty("aws.endpointUrlDynamoDb", "http://localhost:8000");
+        try {
+            ReportLineSource source = AggregatorHandler.reportLineSource(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl",
+                    "REPORT_LINES", "logs-insights", "WORKER_LOG_GROUPS", "worker-logs")));
+
+            ReportLineSource.Found found = source.find(Map.of(), List.of(), java.time.Instant.now());
+
+            assertThat(found.lines()).isEmpty();
+            assertThat(found.source()).startsWith("none: REPORT_LINES is logs-insights, but the runs table is on a local endpoint");
+        } finally {
+            System.clearProperty("aws.endpointUrlDynamoDb");
+        }
+    }
+
+    @Test
+    void reportLinesDeadline_leavesTimeToWriteTheReportAndStaysWithinTheBudget() {
+        java.time.Instant now = java.time.Instant.parse("2026-03-01T10:00:00Z");
+        handler = new AggregatorHandler(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl")), dynamoDb, ReportLineSource.NONE,
+                java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
+
+        assertThat(handler.reportLinesDeadline(remaining(60_000))).isEqualTo(now.plusSeconds(30));
+        assertThat(handler.reportLinesDeadline(remaining(900_000))).isEqualTo(now.plus(AggregatorHandler.REPORT_LINES_BUDGET));
+    }
+
+    /** A Lambda context that only knows its remaining time. */
+    private static com.amazonaws.services.lambda.runtime.Context remaining(int millis) {
+        return (com.amazonaws.services.lambda.runtime.Context) java.lang.reflect.Proxy.newProxyInstance(
+                AggregatorHandlerTest.class.getClassLoader(), new Class<?>[]{com.amazonaws.services.lambda.runtime.Context.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("getRemainingTimeInMillis")) return millis;
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
 }
