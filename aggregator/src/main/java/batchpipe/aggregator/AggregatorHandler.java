@@ -2,6 +2,7 @@ package batchpipe.aggregator;
 
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.priming.AggregatorPriming;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
@@ -10,6 +11,7 @@ import batchpipe.common.log.StructuredLog;
 import batchpipe.common.priming.Priming;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 import java.io.IOException;
@@ -17,6 +19,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,26 +33,63 @@ import java.util.Map;
 public final class AggregatorHandler implements RequestStreamHandler {
     private static final StructuredLog LOG = StructuredLog.of(AggregatorHandler.class);
 
+    /** Kept free at the end of an invocation for writing the report once the REPORT lines are in. */
+    static final Duration REPORT_RESERVE = Duration.ofSeconds(30);
+    /** The most a report waits for REPORT lines, however long the function may still run. */
+    static final Duration REPORT_LINES_BUDGET = Duration.ofMinutes(2);
+
     private final ReportService reports;
+    private final Clock clock;
     /** SnapStart hooks: warm-up before the snapshot, fresh entropy after each restore. */
     private final Priming priming = AggregatorPriming.register();
 
     public AggregatorHandler() {
-        this(FunctionEnvironment.current(), AwsClients.dynamoDb());
+        this(AggregatorConfig.from(FunctionEnvironment.current()), AwsClients.dynamoDb());
+    }
+
+    /** {@code env} as {@link AggregatorConfig#from} reads it. */
+    AggregatorHandler(Map<String, String> env, DynamoDbClient dynamoDb) {
+        this(AggregatorConfig.from(env), dynamoDb);
+    }
+
+    AggregatorHandler(AggregatorConfig config, DynamoDbClient dynamoDb) {
+        this(config, dynamoDb, reportLineSource(config), Clock.systemUTC());
+    }
+
+    AggregatorHandler(AggregatorConfig config, DynamoDbClient dynamoDb, ReportLineSource reportLines, Clock clock) {
+        PriceTable prices = PriceTable.load(config.priceTableFile());
+        CostAssumptions assumptions = CostAssumptions.defaults().withRunsPerMonth(config.runsPerMonth());
+        this.clock = clock;
+        // EMF documents are log lines; System.out is looked up per line because a host may redirect it.
+        this.reports = new ReportService(new RunReader(dynamoDb, config.table()), dynamoDb, config.table(), prices, assumptions,
+                line -> System.out.println(line), clock, reportLines);
     }
 
     /**
-     * {@code TABLE_NAME}; optional {@code PRICE_TABLE_FILE} (a price table laid over the bundled one) and
-     * {@code RUNS_PER_MONTH} (for the monthly projection, default 30).
+     * Logs Insights when configured, unless the table is on a local endpoint and CloudWatch Logs is not:
+     * then the functions ran on the local stack (or sam local), their REPORT lines are not in any log group,
+     * and the query would reach whatever AWS account the credentials name.
      */
-    AggregatorHandler(Map<String, String> env, DynamoDbClient dynamoDb) {
-        String table = FunctionEnvironment.require(env, "TABLE_NAME");
-        PriceTable prices = PriceTable.load(env.get("PRICE_TABLE_FILE"));
-        CostAssumptions assumptions = CostAssumptions.defaults().withRunsPerMonth(FunctionEnvironment.intValue(env, "RUNS_PER_MONTH",
-                CostAssumptions.DEFAULT_RUNS_PER_MONTH, 1, 1_000_000_000));
-        // EMF documents are log lines; System.out is looked up per line because a host may redirect it.
-        this.reports = new ReportService(new RunReader(dynamoDb, table), dynamoDb, table, prices, assumptions,
-                line -> System.out.println(line), Clock.systemUTC());
+    static ReportLineSource reportLineSource(AggregatorConfig config) {
+        if (config.reportLines() != AggregatorConfig.ReportLines.LOGS_INSIGHTS) return ReportLineSource.NONE;
+        if (AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_DYNAMODB", "aws.endpointUrlDynamoDb")
+                && !AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_CLOUDWATCH_LOGS", "aws.endpointUrlCloudWatchLogs")) {
+            String why = "none: REPORT_LINES is logs-insights, but the runs table is on a local endpoint (AWS_ENDPOINT_URL_DYNAMODB)"
+                    + " and CloudWatch Logs is not (AWS_ENDPOINT_URL_CLOUDWATCH_LOGS), so the functions' REPORT lines are in no"
+                    + " log group; each worker invocation's duration is measured from its task records";
+            return (run, tasks, deadline) -> new ReportLineSource.Found(java.util.List.of(), why);
+        }
+        CloudWatchLogsClient logs = AwsClients.configure(CloudWatchLogsClient.builder()).build();
+        return new LogsInsightsReportLines(logs, config.workerLogGroups());
+    }
+
+    /** When the REPORT lines must be in: within the budget, and early enough to write the report before the function times out. */
+    Instant reportLinesDeadline(Context context) {
+        Instant now = clock.instant();
+        if (context == null) return now.plus(REPORT_LINES_BUDGET); // called directly, not by a Lambda runtime
+        Instant beforeTimeout = now.plusMillis(context.getRemainingTimeInMillis()).minus(REPORT_RESERVE);
+        Instant withinBudget = now.plus(REPORT_LINES_BUDGET);
+        return beforeTimeout.isBefore(withinBudget) ? beforeTimeout : withinBudget;
     }
 
     @Override
@@ -62,7 +103,7 @@ public final class AggregatorHandler implements RequestStreamHandler {
                 Map<String, Object> record = (Map<String, Object>) r;
                 String messageId = String.valueOf(record.get("messageId"));
                 try {
-                    reports.report(runIdOf(Json.parseObject(String.valueOf(record.get("body")))));
+                    reports.report(runIdOf(Json.parseObject(String.valueOf(record.get("body")))), reportLinesDeadline(context));
                 } catch (RuntimeException e) {
                     LOG.error("report failed; the message will be retried", e, "messageId", messageId);
                     failures.add(Map.of("itemIdentifier", messageId));
@@ -70,7 +111,7 @@ public final class AggregatorHandler implements RequestStreamHandler {
             }
             response = Map.of("batchItemFailures", failures);
         } else {
-            response = reports.report(runIdOf(event));
+            response = reports.report(runIdOf(event), reportLinesDeadline(context)).summary();
         }
         output.write(Json.write(response).getBytes(StandardCharsets.UTF_8));
     }

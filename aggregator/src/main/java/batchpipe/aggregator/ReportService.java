@@ -10,6 +10,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -29,6 +30,7 @@ public final class ReportService {
     private final CostAssumptions assumptions;
     private final Consumer<String> metrics;
     private final Clock clock;
+    private final ReportLineSource reportLines;
 
     /**
      * @param metrics where EMF documents go: stdout on Lambda (CloudWatch reads them from the log), nowhere
@@ -36,6 +38,13 @@ public final class ReportService {
      */
     public ReportService(RunReader reader, DynamoDbClient dynamoDb, String table, PriceTable prices, CostAssumptions assumptions,
                          Consumer<String> metrics, Clock clock) {
+        this(reader, dynamoDb, table, prices, assumptions, metrics, clock, ReportLineSource.NONE);
+    }
+
+    /** @param reportLines where {@link #report(String, Instant)} looks for the REPORT lines of the run's invocations */
+    public ReportService(RunReader reader, DynamoDbClient dynamoDb, String table, PriceTable prices, CostAssumptions assumptions,
+                         Consumer<String> metrics, Clock clock, ReportLineSource reportLines) {
+        this.reportLines = reportLines;
         this.reader = reader;
         this.dynamoDb = dynamoDb;
         this.table = table;
@@ -45,16 +54,29 @@ public final class ReportService {
         this.clock = clock;
     }
 
-    /** The aggregator's own report: no REPORT lines, the configured assumptions; returns the summary. */
-    public Map<String, Object> report(String runId) {
-        return report(runId, ReportInputs.withoutReportLines(assumptions)).summary();
+    /**
+     * The aggregator's own report: the REPORT lines its source finds by {@code deadline}, the configured
+     * assumptions.
+     */
+    public RunReport report(String runId, Instant deadline) {
+        RunReader.StoredRun stored = read(runId);
+        ReportLineSource.Found found = reportLines.find(stored.run(), stored.tasks(), deadline);
+        return write(runId, stored, new ReportInputs(found.lines(), found.source(), assumptions));
     }
 
     public RunReport report(String runId, ReportInputs inputs) {
+        return write(runId, read(runId), inputs);
+    }
+
+    private RunReader.StoredRun read(String runId) {
         RunReader.StoredRun stored = reader.read(runId);
         if (stored.run() == null && stored.tasks().isEmpty()) {
             throw new IllegalArgumentException("run '" + runId + "' not found in table " + table);
         }
+        return stored;
+    }
+
+    private RunReport write(String runId, RunReader.StoredRun stored, ReportInputs inputs) {
         RunReport built = RunReport.of(runId, stored.run(), stored.tasks(), prices, inputs);
         Map<String, Object> summary = built.summary();
         Map<String, AttributeValue> item = new HashMap<>();

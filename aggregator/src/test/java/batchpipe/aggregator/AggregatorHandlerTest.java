@@ -119,4 +119,54 @@ class AggregatorHandlerTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("the aggregator needs {\"runId\": \"...\"}; got fields [run]");
     }
+
+    @Test
+    void handleRequest_pricesTheInvocationsOfTheReportLinesItsSourceFinds() throws Exception {
+        ReportLineSource oneLine = (run, tasks, deadline) -> new ReportLineSource.Found(
+                List.of(new batchpipe.aggregator.cost.ReportLine("req-1", "worker", "arm64", 1769, 1_999.2, 2_000, 300.5, 412)),
+                "one line, from the test");
+        handler = new AggregatorHandler(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl")), dynamoDb, oneLine, java.time.Clock.systemUTC());
+
+        Map<String, Object> report = invoke("{\"runId\": \"r1\"}");
+
+        @SuppressWarnings("unchecked")
+        Map<String, Object> durations = (Map<String, Object>) ((Map<String, Object>) report.get("cost")).get("durations");
+        assertThat(durations).containsEntry("REPORT line", 1L).containsEntry("task records", 1L);
+    }
+
+    @Test
+    void reportLineSource_withATableOnALocalEndpointAndNoLogsEndpoint_queriesNothingAndSaysWhy() {
+        System.setProperty("aws.endpointUrlDynamoDb", "http://localhost:8000");
+        try {
+            ReportLineSource source = AggregatorHandler.reportLineSource(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl",
+                    "REPORT_LINES", "logs-insights", "WORKER_LOG_GROUPS", "worker-logs")));
+
+            ReportLineSource.Found found = source.find(Map.of(), List.of(), java.time.Instant.now());
+
+            assertThat(found.lines()).isEmpty();
+            assertThat(found.source()).startsWith("none: REPORT_LINES is logs-insights, but the runs table is on a local endpoint");
+        } finally {
+            System.clearProperty("aws.endpointUrlDynamoDb");
+        }
+    }
+
+    @Test
+    void reportLinesDeadline_leavesTimeToWriteTheReportAndStaysWithinTheBudget() {
+        java.time.Instant now = java.time.Instant.parse("2026-03-01T10:00:00Z");
+        handler = new AggregatorHandler(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl")), dynamoDb, ReportLineSource.NONE,
+                java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
+
+        assertThat(handler.reportLinesDeadline(remaining(60_000))).isEqualTo(now.plusSeconds(30));
+        assertThat(handler.reportLinesDeadline(remaining(900_000))).isEqualTo(now.plus(AggregatorHandler.REPORT_LINES_BUDGET));
+    }
+
+    /** A Lambda context that only knows its remaining time. */
+    private static com.amazonaws.services.lambda.runtime.Context remaining(int millis) {
+        return (com.amazonaws.services.lambda.runtime.Context) java.lang.reflect.Proxy.newProxyInstance(
+                AggregatorHandlerTest.class.getClassLoader(), new Class<?>[]{com.amazonaws.services.lambda.runtime.Context.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("getRemainingTimeInMillis")) return millis;
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
 }

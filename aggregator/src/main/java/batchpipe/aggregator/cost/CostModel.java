@@ -78,6 +78,9 @@ public final class CostModel {
             g.put("requestCost", Numbers.written(lc.requests()));
             g.put("cost", Numbers.written(lc.total()));
             g.put("durationSources", countBySource(group));
+            // Peak of the invocations whose REPORT line says it: how much of memoryMb the function really needs.
+            group.stream().map(BilledInvocation::maxMemoryUsedMb).filter(java.util.Objects::nonNull).max(Integer::compare)
+                    .ifPresent(peak -> g.put("maxMemoryUsedMb", peak));
             lambdaGroups.add(g);
             lines.add(line("Lambda", "compute, " + e.getKey(), lc.gbSeconds(), "GB-s", price, lc.compute(),
                     String.format(Locale.ROOT, "%d billed ms x %d MB / 1,024,000 = %s GB-s x $%s", billedMs, first.memoryMb(),

@@ -45,7 +45,7 @@ public final class Invocations {
     static BilledInvocation fromReportLine(ReportLine line, int tasks) {
         long init = line.initMs() == null ? 0 : (long) Math.ceil(line.initMs());
         return new BilledInvocation(line.requestId(), line.function(), line.architecture(), line.memoryMb(),
-                line.billedMs(), init, tasks, BilledInvocation.FROM_REPORT_LINE);
+                line.billedMs(), init, tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb());
     }
 
     static BilledInvocation fromTaskRecords(String requestId, List<Map<String, Object>> tasks) {

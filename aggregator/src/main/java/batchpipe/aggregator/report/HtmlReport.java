@@ -143,7 +143,10 @@ public final class HtmlReport {
         html.append("<p class=\"note\">Prices: ").append(Html.escape(table.get("region"))).append(", dated ")
                 .append(Html.escape(table.get("date"))).append(" (").append(Html.escape(table.get("origin"))).append("). Lambda durations: ")
                 .append(Html.escape(durations.get("REPORT line"))).append(" invocations billed from REPORT lines, ")
-                .append(Html.escape(durations.get("task records"))).append(" measured from task records.</p>\n");
+                .append(Html.escape(durations.get("task records"))).append(" measured from task records.");
+        List<String> peaks = MarkdownReport.memoryPeaks(cost);
+        if (!peaks.isEmpty()) html.append(" Max Memory Used (REPORT lines): ").append(Html.escape(String.join("; ", peaks))).append(".");
+        html.append("</p>\n");
         html.append("<table id=\"cost-lines\"><tr><th>service</th><th>item</th><th class=\"n\">quantity</th><th>unit</th>"
                 + "<th class=\"n\">unit price</th><th class=\"n\">cost</th><th>how</th></tr>");
         for (Map<String, Object> line : (List<Map<String, Object>>) cost.get("lines")) {

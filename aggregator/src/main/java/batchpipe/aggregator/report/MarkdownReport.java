@@ -90,6 +90,20 @@ public final class MarkdownReport {
         });
     }
 
+    /** "worker arm64 1769 MB: peak 412 MB" for each Lambda group whose REPORT lines say how much memory it used. */
+    @SuppressWarnings("unchecked")
+    static List<String> memoryPeaks(Map<String, Object> cost) {
+        List<String> peaks = new java.util.ArrayList<>();
+        if (!(cost.get("lambda") instanceof Map<?, ?> lambda) || !(lambda.get("groups") instanceof List<?> groups)) return peaks;
+        for (Object group : groups) {
+            Map<String, Object> g = (Map<String, Object>) group;
+            if (g.get("maxMemoryUsedMb") != null) {
+                peaks.add(g.get("function") + " " + g.get("architecture") + " " + g.get("memoryMb") + " MB: peak " + g.get("maxMemoryUsedMb") + " MB");
+            }
+        }
+        return peaks;
+    }
+
     @SuppressWarnings("unchecked")
     private static void cost(StringBuilder md, Map<String, Object> cost) {
         Map<String, Object> table = (Map<String, Object>) cost.get("priceTable");
@@ -98,7 +112,10 @@ public final class MarkdownReport {
         md.append("Prices: ").append(table.get("region")).append(", dated ").append(table.get("date"))
                 .append(" (").append(table.get("origin")).append("). Lambda durations: ")
                 .append(durations.get("REPORT line")).append(" invocations billed from REPORT lines, ")
-                .append(durations.get("task records")).append(" measured from task records.\n\n");
+                .append(durations.get("task records")).append(" measured from task records.");
+        List<String> peaks = memoryPeaks(cost);
+        if (!peaks.isEmpty()) md.append(" Max Memory Used (REPORT lines): ").append(String.join("; ", peaks)).append(".");
+        md.append("\n\n");
         md.append("| service | item | quantity | unit | unit price | cost | how |\n|---|---|---:|---|---:|---:|---|\n");
         for (Map<String, Object> line : (List<Map<String, Object>>) cost.get("lines")) {
             md.append("| ").append(line.get("service")).append(" | ").append(cell(line.get("item")))

@@ -1,5 +1,7 @@
 package batchpipe.common.aws;
 
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.http.SdkHttpClient;
@@ -57,6 +59,17 @@ public final class AwsClients {
         return builder.build();
     }
 
+    /**
+     * The settings every client here shares (the url-connection HTTP client, the region, the call
+     * timeout) applied to the builder of a client only one function needs, so that the others do not
+     * ship its SDK module.
+     */
+    public static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(B builder) {
+        return builder.httpClient(httpClient())
+                .region(region())
+                .overrideConfiguration(timeouts());
+    }
+
     private static ClientOverrideConfiguration timeouts() {
         return ClientOverrideConfiguration.builder().apiCallTimeout(API_CALL_TIMEOUT).build();
     }
@@ -83,7 +96,8 @@ public final class AwsClients {
         }
     }
 
-    static boolean hasEndpointOverride(String serviceVariable, String serviceProperty) {
+    /** True when the service's endpoint is overridden: by its own variable or property, or by the global one. */
+    public static boolean hasEndpointOverride(String serviceVariable, String serviceProperty) {
         return isSet(System.getenv(serviceVariable)) || isSet(System.getProperty(serviceProperty))
                 || isSet(System.getenv("AWS_ENDPOINT_URL"))
                 || isSet(System.getProperty("aws.endpointUrl"));

@@ -1,17 +1,23 @@
 package batchpipe.local.cli;
 
-import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.AggregatorConfig;
+import batchpipe.aggregator.ReportLineSource;
 import batchpipe.aggregator.ReportService;
 import batchpipe.aggregator.RunReader;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
+import batchpipe.local.run.DeployedStack;
 import batchpipe.local.template.StackTemplate;
 import picocli.CommandLine;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,6 +27,8 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,9 +37,11 @@ import java.util.concurrent.Callable;
         description = {"Reports a run, or compares two.",
                 "`report RUN_ID` runs the aggregator on demand against the table of the local stack that the",
                 "AWS_ENDPOINT_URL_* variables point at (`batchpipe local up` prints them), or of a deployed stack",
-                "(--table, with your AWS credentials and region), rewrites the run's summary item and writes report.json,",
-                "report.md, tasks.csv and report.html into --out. Without REPORT lines (they are only known to the",
-                "process that ran the functions) Lambda durations are measured from the task records, as the report says.",
+                "(--stack NAME, or --table, with your AWS credentials and region), rewrites the run's summary item and",
+                "writes report.json, report.md, tasks.csv and report.html into --out. On AWS, --report-lines logs-insights",
+                "(the default with --stack) looks up the workers' REPORT lines in their log groups for exact billed and init",
+                "durations and Max Memory Used ($0.005 per GB scanned); without REPORT lines Lambda durations are measured",
+                "from the task records. The report says which.",
                 "`report --compare A B` compares two runs, each given as a run id (out/<id>/report.json, else the",
                 "table's summary), a folder or a report.json, and writes compare.md and compare.html."},
         footer = {"", "Formulas: docs/COST.md."})
@@ -53,6 +63,20 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--stack-name", defaultValue = "batchpipe", description = "Local stack name (default: ${DEFAULT-VALUE}).")
     String stackName;
+
+    @Option(names = "--stack", paramLabel = "NAME",
+            description = "A deployed stack (sam deploy): its runs table and worker log groups come from its outputs.")
+    String deployedStack;
+
+    @Option(names = "--report-lines", paramLabel = "SOURCE",
+            description = "Where the workers' REPORT lines come from: logs-insights (their CloudWatch log groups; the default with"
+                    + " --stack or --log-group) or none (durations measured from the task records; the default otherwise).")
+    String reportLines;
+
+    @Option(names = "--log-group", split = ",", paramLabel = "NAME",
+            description = "The worker's log group (and its twin's), for --report-lines logs-insights without --stack:"
+                    + " the WorkerLogGroupName and WorkerTwinLogGroupName outputs of the stack.")
+    List<String> logGroups;
 
     @Option(names = "--price-table", paramLabel = "FILE", description = "A price table whose fields replace those of the bundled one.")
     Path priceTable;
@@ -81,12 +105,23 @@ final class ReportCommand implements Callable<Integer> {
         return compare != null ? compare(stdout) : report(stdout);
     }
 
+    /** The longest `report` waits for Logs Insights before it reports with what it has. */
+    static final Duration REPORT_LINES_TIMEOUT = Duration.ofMinutes(2);
+
     private int report(PrintStream stdout) throws Exception {
-        String runsTable = tableName();
-        if (runsTable == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no runs table: pass --table <RunsTableName output of your"
-                    + " deployed stack>, or point AWS_ENDPOINT_URL_DYNAMODB (and _SQS, _S3) at a `batchpipe local up` stack");
+        DeployedStack stack = null;
+        if (deployedStack != null) {
+            if (table != null) throw new CommandLine.ParameterException(spec.commandLine(), "give --stack or --table, not both");
+            try (CloudFormationClient cloudFormation = CloudFormationClient.builder().httpClient(UrlConnectionHttpClient.create()).build()) {
+                stack = DeployedStack.describe(cloudFormation, deployedStack);
+            }
         }
+        String runsTable = stack != null ? stack.tableName() : tableName();
+        if (runsTable == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "no runs table: pass --stack <your deployed stack> or --table"
+                    + " <its RunsTableName output>, or point AWS_ENDPOINT_URL_DYNAMODB (and _SQS, _S3) at a `batchpipe local up` stack");
+        }
+        List<String> workerLogGroups = reportLineLogGroups(stack);
         PriceTable prices = priceTable == null ? PriceTable.defaults() : PriceTable.withOverride(priceTable);
         CostAssumptions assumptions = CostAssumptions.defaults().withRunsPerMonth(runsPerMonth);
         if (arm64SpeedRatio != null) {
@@ -95,10 +130,12 @@ final class ReportCommand implements Callable<Integer> {
         RunReport report;
         // The service's own log lines would mix with ours; only the files and the paths matter here.
         System.setOut(QuietStreams.discard());
-        try (var dynamoDb = AwsClients.dynamoDb()) {
+        try (var dynamoDb = AwsClients.dynamoDb();
+             var logs = workerLogGroups.isEmpty() ? null : AwsClients.configure(CloudWatchLogsClient.builder()).build()) {
+            ReportLineSource source = logs == null ? ReportLineSource.NONE : new LogsInsightsReportLines(logs, workerLogGroups);
             ReportService service = new ReportService(new RunReader(dynamoDb, runsTable), dynamoDb, runsTable, prices, assumptions,
-                    metrics -> { }, Clock.systemUTC());
-            report = service.report(runId, ReportInputs.withoutReportLines(assumptions));
+                    metrics -> { }, Clock.systemUTC(), source);
+            report = service.report(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
         } finally {
             System.setOut(stdout);
         }
@@ -108,8 +145,8 @@ final class ReportCommand implements Callable<Integer> {
         @SuppressWarnings("unchecked")
         Map<String, Object> cost = (Map<String, Object>) summary.get("cost");
         stdout.println("Run " + runId + ": " + summary.get("status") + ", cost per run " + cost.get("currency") + " "
-                + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + "), Lambda durations measured"
-                + " from task records (no REPORT lines here)");
+                + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + ")");
+        stdout.println("  REPORT lines: " + ((Map<?, ?>) report.report().get("inputs")).get("reportLines"));
         files.forEach(f -> stdout.println("  " + f));
         return 0;
     }
@@ -129,6 +166,41 @@ final class ReportCommand implements Callable<Integer> {
             return 0;
         } finally {
             if (dynamoDb != null) dynamoDb.close();
+        }
+    }
+
+    /**
+     * The log groups to look REPORT lines up in, or none. Logs Insights by default where the log groups are
+     * known (--stack, --log-group); refused where they cannot be: a local stack keeps no logs.
+     */
+    private List<String> reportLineLogGroups(DeployedStack stack) {
+        List<String> given = logGroups == null ? List.of() : logGroups;
+        String mode = reportLines != null ? reportLines : stack != null || !given.isEmpty() ? "logs-insights" : "none";
+        AggregatorConfig.ReportLines parsed;
+        try {
+            parsed = AggregatorConfig.ReportLines.parse("--report-lines", mode);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (parsed == AggregatorConfig.ReportLines.NONE) {
+            if (!given.isEmpty()) throw new CommandLine.ParameterException(spec.commandLine(), "--log-group is only used with --report-lines logs-insights");
+            return List.of();
+        }
+        if (stack == null && table == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--report-lines logs-insights needs a deployed stack (--stack NAME,"
+                    + " or --table with --log-group): a local stack keeps no CloudWatch logs, and `./batchpipe demo` reports its"
+                    + " in-process runtime's REPORT lines itself");
+        }
+        List<String> groups = !given.isEmpty() ? given : stack != null ? stack.workerLogGroups() : List.of();
+        if (groups.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--report-lines logs-insights needs the worker's log group: --log-group"
+                    + " NAME (the WorkerLogGroupName output of your stack" + (stack != null ? "; stack " + stack.name()
+                    + " has no such output, redeploy it to add one" : "") + "), or --report-lines none");
+        }
+        try {
+            return AggregatorConfig.logGroups(String.join(",", groups));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--log-group: " + e.getMessage());
         }
     }
 

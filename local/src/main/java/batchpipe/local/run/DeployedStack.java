@@ -13,7 +13,16 @@ import java.util.Map;
  * A Batchpipe stack deployed with sam deploy, found by name: the queue, table and bucket come from its
  * CloudFormation outputs (TasksQueueUrl, RunsTableName, DataBucketName, ...).
  */
-public record DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket) {
+public record DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket, List<String> workerLogGroups) {
+
+    public DeployedStack {
+        workerLogGroups = List.copyOf(workerLogGroups);
+    }
+
+    /** A stack whose worker log groups are not known (deployed before they were outputs). */
+    public DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket) {
+        this(name, tasksQueueUrl, tableName, dataBucket, List.of());
+    }
 
     public static DeployedStack describe(CloudFormationClient cloudFormation, String stackName) {
         List<Stack> stacks;
@@ -29,8 +38,12 @@ public record DeployedStack(String name, String tasksQueueUrl, String tableName,
         for (Output output : stacks.get(0).outputs()) {
             outputs.put(output.outputKey(), output.outputValue());
         }
+        List<String> logGroups = new java.util.ArrayList<>();
+        for (String key : List.of("WorkerLogGroupName", "WorkerTwinLogGroupName")) {
+            if (outputs.get(key) != null && !outputs.get(key).isBlank()) logGroups.add(outputs.get(key));
+        }
         return new DeployedStack(stackName, required(outputs, stackName, "TasksQueueUrl"), required(outputs, stackName, "RunsTableName"),
-                outputs.get("DataBucketName"));
+                outputs.get("DataBucketName"), logGroups);
     }
 
     private static String required(Map<String, String> outputs, String stackName, String key) {

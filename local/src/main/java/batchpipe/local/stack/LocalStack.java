@@ -263,6 +263,14 @@ public final class LocalStack implements AutoCloseable {
             physical.put(id, new TemplateResolver.Physical(name,
                     Map.of("Arn", "arn:aws:lambda:" + REGION + ":" + ACCOUNT + ":function:" + name)));
         }
+        // Named, not created: nothing here stores logs, but the aggregator's WORKER_LOG_GROUPS refers to them.
+        // Its REPORT lines come from the in-process runtime instead (the aggregator sees the local table and
+        // no CloudWatch Logs endpoint, and queries nothing).
+        for (String id : template.logicalIdsOfType("AWS::Logs::LogGroup")) {
+            String name = StackTemplate.physicalName(stackName, id, "AWS::Logs::LogGroup");
+            physical.put(id, new TemplateResolver.Physical(name,
+                    Map.of("Arn", "arn:aws:logs:" + REGION + ":" + ACCOUNT + ":log-group:" + name + ":*")));
+        }
     }
 
     public boolean ownsEmulators() {

@@ -204,6 +204,20 @@ class ReportIT {
     }
 
     @Test
+    void reportCommand_refusesLogsInsightsWhereThereAreNoLogsAndNamesTheBadValue() {
+        Cli local = cli("report", outcome.runId(), "--stack-name", "reportit", "--report-lines", "logs-insights");
+        Cli unknown = cli("report", outcome.runId(), "--stack-name", "reportit", "--report-lines", "cloudwatch");
+        Cli contradictory = cli("report", outcome.runId(), "--stack-name", "reportit", "--report-lines", "none", "--log-group", "g");
+        Cli badName = cli("report", outcome.runId(), "--table", "t", "--log-group", "not a group");
+
+        assertThat(local.exitCode()).isNotZero();
+        assertThat(local.err()).contains("--report-lines logs-insights needs a deployed stack (--stack NAME");
+        assertThat(unknown.err()).contains("--report-lines is 'cloudwatch'; it must be one of [logs-insights, none]");
+        assertThat(contradictory.err()).contains("--log-group is only used with --report-lines logs-insights");
+        assertThat(badName.err()).contains("--log-group: 'not a group' is not a log group name");
+    }
+
+    @Test
     void reportHtml_rendersInHeadlessChromiumWithItsChartsAndNoConsoleErrors() throws Exception {
         HeadlessChromium chromium = HeadlessChromium.find().orElse(null);
         assumeTrue(chromium != null, HeadlessChromium.MISSING);

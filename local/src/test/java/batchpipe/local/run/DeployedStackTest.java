@@ -38,6 +38,17 @@ class DeployedStackTest {
     }
 
     @Test
+    void describe_readsTheWorkerLogGroupsWhereTheStackHasThem() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(
+                output("TasksQueueUrl", "q"), output("RunsTableName", "t"),
+                output("WorkerLogGroupName", "bp-WorkerLogGroup-A1"), output("WorkerTwinLogGroupName", "bp-WorkerTwinLogGroup-B2")).build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        assertThat(DeployedStack.describe(cloudFormation, "bp").workerLogGroups())
+                .containsExactly("bp-WorkerLogGroup-A1", "bp-WorkerTwinLogGroup-B2");
+    }
+
+    @Test
     void describe_namesTheMissingOutputOfAStackThatIsNotBatchpipe() {
         doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("other").outputs(output("ApiUrl", "x")).build()).build())
                 .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));

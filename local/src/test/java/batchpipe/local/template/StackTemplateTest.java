@@ -24,6 +24,9 @@ class StackTemplateTest {
         }
         physical.put("RunsTable", new TemplateResolver.Physical("batchpipe-RunsTable", Map.of("Arn", "arn:table")));
         physical.put("DataBucket", new TemplateResolver.Physical("batchpipe-databucket", Map.of("Arn", "arn:aws:s3:::batchpipe-databucket")));
+        for (String id : template.logicalIdsOfType("AWS::Logs::LogGroup")) {
+            physical.put(id, new TemplateResolver.Physical("batchpipe-" + id, Map.of("Arn", "arn:aws:logs:us-east-1:000000000000:log-group:batchpipe-" + id + ":*")));
+        }
         return template.resolver("batchpipe", "us-east-1", "000000000000", physical);
     }
 
@@ -139,5 +142,18 @@ class StackTemplateTest {
         assertThat(resolver.resolve(List.of("a", Map.of("Ref", "AWS::NoValue"), "b"))).isEqualTo(List.of("a", "b"));
         assertThat(resolver.resolve(Map.of("Fn::Sub", "arn:${AWS::Partition}:s3:::${DataBucket}/*")))
                 .isEqualTo("arn:aws:s3:::batchpipe-databucket/*");
+    }
+
+    @Test
+    void aggregator_looksUpReportLinesInTheWorkerLogGroupsByDefaultAndInTheTwinsUnderCompareArchitectures() throws Exception {
+        StackTemplate template = StackTemplate.load(TEMPLATE, Map.of());
+        StackTemplate compared = StackTemplate.load(TEMPLATE, Map.of("CompareArchitectures", "true"));
+        StackTemplate none = StackTemplate.load(TEMPLATE, Map.of("ReportLines", "none"));
+
+        assertThat(template.function("AggregatorFunction", "batchpipe", resolverFor(template)).environment())
+                .containsEntry("REPORT_LINES", "logs-insights").containsEntry("WORKER_LOG_GROUPS", "batchpipe-WorkerLogGroup");
+        assertThat(compared.function("AggregatorFunction", "batchpipe", resolverFor(compared)).environment())
+                .containsEntry("WORKER_LOG_GROUPS", "batchpipe-WorkerLogGroup,batchpipe-WorkerTwinLogGroup");
+        assertThat(none.function("AggregatorFunction", "batchpipe", resolverFor(none)).environment()).containsEntry("REPORT_LINES", "none");
     }
 }

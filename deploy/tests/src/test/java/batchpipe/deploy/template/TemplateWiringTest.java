@@ -47,7 +47,13 @@ class TemplateWiringTest {
             "worker", Set.of("s3:ListBucket")); // S3 answers a missing key with 404 (permanent, clear message), not 403
     private static final Set<String> POLL_ACTIONS = Set.of("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes");
     private static final Set<String> LOG_ACTIONS = Set.of("logs:CreateLogStream", "logs:PutLogEvents");
-    private static final Pattern SDK_CALL = Pattern.compile("\\b(dynamoDb|s3|sqs)\\s*\\.\\s*([a-z][A-Za-z0-9]*)\\s*\\(");
+    private static final Pattern SDK_CALL = Pattern.compile("\\b(dynamoDb|s3|sqs|logs)\\s*\\.\\s*([a-z][A-Za-z0-9]*)\\s*\\(");
+    /**
+     * Actions the Service Authorization Reference lists without a resource type, so that they can only be
+     * granted on "*", each with the reason the code needs it (docs/SECURITY.md).
+     */
+    private static final Map<String, String> ONLY_ON_EVERY_RESOURCE = Map.of(
+            "logs:GetQueryResults", "aggregator: reads the results of its own Logs Insights queries, by query id");
     private static final Pattern REQUIRED_VARIABLE = Pattern.compile("FunctionEnvironment\\.require\\([^;\"]*\"([A-Z0-9_]+)\"");
     private static final Pattern OPTIONAL_VARIABLE = Pattern.compile(
             "(?:FunctionEnvironment\\.intValue\\([^;\"]*|getOrDefault\\(\\s*|System\\.getenv\\(\\s*)\"([A-Z0-9_]+)\"");
@@ -153,6 +159,12 @@ class TemplateWiringTest {
         for (String role : template.logicalIdsOfType("AWS::IAM::Role")) {
             for (Map<String, Object> statement : statementsOf(role)) {
                 assertThat(actions(statement)).as(role + " actions").noneMatch(a -> a.contains("*"));
+                if ("*".equals(statement.get("Resource"))) {
+                    // Only actions that cannot be granted any narrower, alone in their statement.
+                    assertThat(ONLY_ON_EVERY_RESOURCE).as(role + " " + statement.get("Sid") + " on \"*\": each action must be one"
+                            + " that has no resource type").containsKeys(actions(statement).toArray(String[]::new));
+                    continue;
+                }
                 assertThat(String.valueOf(statement.get("Resource"))).as(role + " resources").doesNotContain("\"*\"").isNotEqualTo("*");
                 assertThat(referencedIds(statement.get("Resource"))).as(role + " " + statement.get("Sid") + " names a stack resource").isNotEmpty();
             }
@@ -261,10 +273,23 @@ class TemplateWiringTest {
                     case "getObject", "getObjectAsBytes", "headObject" -> "s3:GetObject";
                     default -> "s3:" + pascal;
                 }, buckets, call));
+                case "logs" -> needs.add(switch (operation) {
+                    // The log groups the aggregator queries are the ones its configuration names.
+                    case "startQuery" -> new Need("logs:StartQuery", logGroupsOf(f), call);
+                    case "getQueryResults" -> new Need("logs:GetQueryResults", List.of("*"), call);
+                    default -> throw new IllegalStateException("no IAM mapping for " + call + ": add one here");
+                });
                 default -> throw new IllegalStateException(call);
             }
         }
         return needs;
+    }
+
+    /** The log groups of WORKER_LOG_GROUPS, which the aggregator's Logs Insights queries name. */
+    private static List<String> logGroupsOf(FunctionDefinition f) {
+        String groups = f.environment().get("WORKER_LOG_GROUPS");
+        assertThat(groups).as(f.logicalId() + " calls StartQuery: WORKER_LOG_GROUPS names the log groups").isNotNull();
+        return java.util.Arrays.stream(groups.split(",")).map(TemplateWiringTest::logicalIdOf).toList();
     }
 
     private record Code(Set<String> sdkCalls, Set<String> requiredVariables, Set<String> optionalVariables) {
@@ -377,7 +402,7 @@ class TemplateWiringTest {
 
     private static boolean allows(Map<String, Object> statement, String action, String logicalId) {
         return "Allow".equals(statement.get("Effect")) && actions(statement).contains(action)
-                && referencedIds(statement.get("Resource")).contains(logicalId);
+                && (logicalId.equals("*") ? "*".equals(statement.get("Resource")) : referencedIds(statement.get("Resource")).contains(logicalId));
     }
 
     @SuppressWarnings("unchecked")
