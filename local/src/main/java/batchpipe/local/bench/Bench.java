@@ -77,7 +77,8 @@ public final class Bench {
         demo();
         targets.add(Target.skipped("Cold start: first worker response via the runtime interface client vs an empty handler",
                 Target.Bound.AT_MOST, 2.0, "not measured: needs the real Lambda runtime interface client harness (another engineer is building it)"));
-        notes.add("JMH benchmarks of the kernels (line splitting, parsing, chunk merging, hashing) are out of scope for this pass.");
+        notes.add("JMH benchmarks of the kernels (line splitting, parsing, chunk merging, hashing) are not part of this bench: "
+                + "they are for profiling, in bench-jmh (\"JMH kernels\" in docs/BENCHMARKS.md).");
         notes.add("This 2-core machine was shared with other builds while the bench ran: absolute figures are noisy; "
                 + "only ratios of figures measured side by side in the same run are compared, each the median of the runs, taken in rotation.");
         printTable();

@@ -1,0 +1,61 @@
+package batchpipe.worker.scan;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Parsing: {@link ChunkParser#parse} over the sample's chunks, as a pool thread runs each chunk of a
+ * scan. Per line that is the strict validation ({@link JsonLineValidator}), then, for the requested
+ * paths, jsoniter navigation ({@link FieldPathReader}), string unescaping where needed and counting
+ * into the chunk's {@link ValueCountTable}s. One parser per thread, reused across operations as a
+ * pool thread reuses it across chunks; each chunk's new {@link ChunkTally} is part of the cost.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class ChunkParseBenchmark {
+
+    /**
+     * {@code none}: validation only (the parser skips field reading). {@code level+status}: the CLI's and
+     * the bench's default. The third adds a nested path and two high-cardinality fields (thousands of
+     * distinct values per chunk), the expensive end of counting.
+     */
+    @Param({"none", "level+status", "level+status+service+http.path+user.id"})
+    public String countBy;
+
+    private byte[] lines;
+    private int[] chunkEnds;
+    private ChunkParser parser;
+
+    @Setup
+    public void generate() {
+        lines = SampleInput.plain(SampleInput.LINES);
+        chunkEnds = SampleInput.chunkEnds(lines, ScanOptions.DEFAULT_CHUNK_BYTES);
+        parser = new ChunkParser(SampleInput.countingBy(countBy));
+        System.out.println(SampleInput.describe(lines, chunkEnds));
+    }
+
+    @Benchmark
+    public void parseChunks(Blackhole tallies) {
+        int start = 0;
+        for (int end : chunkEnds) {
+            tallies.consume(parser.parse(lines, start, end));
+            start = end;
+        }
+    }
+}
