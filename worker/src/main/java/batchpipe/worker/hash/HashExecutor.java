@@ -2,7 +2,6 @@ package batchpipe.worker.hash;
 
 import batchpipe.common.task.HashTask;
 import batchpipe.worker.task.WriteStats;
-import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ public final class HashExecutor {
         for (int i = 0; i < task.count(); i++) {
             int position = i;
             futures.add(completed.submit(() -> {
-                String hash = BCrypt.hashpw(task.input(position), BCrypt.gensalt(task.cost()));
+                String hash = Bcrypt.hashpw(task.input(position), Bcrypt.gensalt(task.cost()));
                 return HashItemWriter.item(task.runId(), task.taskId(), task.itemIndex(position), hash, task.cost());
             }));
         }

@@ -5,12 +5,12 @@ import batchpipe.common.priming.Priming;
 import batchpipe.common.priming.SdkPriming;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
+import batchpipe.worker.hash.Bcrypt;
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.Match;
 import batchpipe.worker.scan.ScanOptions;
 import batchpipe.worker.scan.ScanResult;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
-import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
@@ -87,8 +87,8 @@ public final class WorkerPriming {
     static void hashSamples() {
         for (int i = 0; i < BCRYPT_HASHES; i++) {
             String password = "priming_" + i;
-            String hash = BCrypt.hashpw(password, BCrypt.gensalt(BCRYPT_COST));
-            if (!BCrypt.checkpw(password, hash)) {
+            String hash = Bcrypt.hashpw(password, Bcrypt.gensalt(BCRYPT_COST));
+            if (!Bcrypt.checkpw(password, hash)) {
                 throw new IllegalStateException("bcrypt did not verify its own hash");
             }
         }
