@@ -44,6 +44,9 @@ import java.util.function.Function;
  * invocation that outlives its Timeout reported as a timeout (and its instance discarded).
  */
 public final class LocalLambdaRuntime implements AutoCloseable {
+    /** The worker's pool size override (see PoolSize), which this runtime sets to the machine's cores. */
+    static final String LOCAL_POOL_VARIABLE = "WORKER_COUNT";
+
     private final Function<String, FunctionDefinition> resolveFunction;
     private final ClassLoader loader;
     private final PrintStream functionLog;
@@ -197,8 +200,16 @@ public final class LocalLambdaRuntime implements AutoCloseable {
     }
 
     /** The function's variables plus those Lambda itself sets. */
-    private static Map<String, String> environment(FunctionDefinition function) {
+    static Map<String, String> environment(FunctionDefinition function) {
         Map<String, String> env = new LinkedHashMap<>(function.environment());
+        // Lambda caps an instance's CPU by its memory (1,769 MB buys one vCPU) and the worker sizes its
+        // pool to that share. This runtime caps nothing: every instance shares all of this machine's
+        // cores, so a pool of one thread per instance would leave cores idle whenever fewer instances
+        // than cores are busy (one batch of slow hash tasks at the end of a run). Locally the pool is
+        // therefore sized to the machine, unless the template or the process environment sets it.
+        if (!env.containsKey(LOCAL_POOL_VARIABLE) && System.getenv(LOCAL_POOL_VARIABLE) == null) {
+            env.put(LOCAL_POOL_VARIABLE, Integer.toString(Runtime.getRuntime().availableProcessors()));
+        }
         env.put("AWS_LAMBDA_FUNCTION_NAME", function.functionName());
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(function.memoryMb()));
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");

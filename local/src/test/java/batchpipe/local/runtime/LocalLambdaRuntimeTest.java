@@ -34,6 +34,19 @@ class LocalLambdaRuntimeTest {
                 List.of("arm64"), Map.of("GREETING", "hello"), List.of());
     }
 
+    @Test
+    void workerPoolIsSizedToThisMachineUnlessTheTemplateSaysOtherwise() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv(LocalLambdaRuntime.LOCAL_POOL_VARIABLE) == null,
+                "WORKER_COUNT is set in this process's environment, which then decides");
+        Map<String, String> sized = LocalLambdaRuntime.environment(function("Introspect", TestHandlers.Introspecting.class, 10));
+        assertThat(sized).containsEntry("WORKER_COUNT", Integer.toString(Runtime.getRuntime().availableProcessors()))
+                .containsEntry("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "512").containsEntry("GREETING", "hello");
+
+        FunctionDefinition pinned = new FunctionDefinition("Echo", "local-Echo", TestHandlers.Introspecting.class.getName() + "::handleRequest",
+                "java21", 512, 10, List.of("arm64"), Map.of("WORKER_COUNT", "3"), List.of());
+        assertThat(LocalLambdaRuntime.environment(pinned)).containsEntry("WORKER_COUNT", "3");
+    }
+
     @AfterEach
     void close() {
         runtime.close();
