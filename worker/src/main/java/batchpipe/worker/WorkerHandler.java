@@ -62,18 +62,19 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
         this(config, LazyClient.built(s3), LazyClient.built(sqs), dynamoDb, initStart);
     }
 
-    private WorkerHandler(WorkerConfig config, LazyClient<S3Client> s3, LazyClient<SqsClient> sqs, DynamoDbClient dynamoDb, long initStart) {
+    private WorkerHandler(WorkerConfig config, LazyClient<S3Client> s3Client, LazyClient<SqsClient> sqsClient, DynamoDbClient dynamoDb,
+                          long initStart) {
         this.config = config;
         this.priming = WorkerPriming.hooks()
                 .warm("clients", () -> {
-                    s3.get();
-                    sqs.get();
+                    s3Client.get();
+                    sqsClient.get();
                 })
                 .register();
         ForkJoinPool pool = new ForkJoinPool(config.poolSize().threads());
-        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqs, config.tableName(), config.completionsQueueUrl());
+        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqsClient, config.tableName(), config.completionsQueueUrl());
         TaskProcessor tasks = new TaskProcessor(new TaskCodec(config.limits()), records,
-                new ScanExecutor(s3, new LogScanner(pool)),
+                new ScanExecutor(s3Client, new LogScanner(pool)),
                 new HashExecutor(pool, new HashItemWriter(dynamoDb, config.tableName(), Backoff.DYNAMODB)),
                 config.maxReceiveCount(), Clock.systemUTC());
         // Enough messages in flight to keep the pool busy while others wait on S3 or DynamoDB.

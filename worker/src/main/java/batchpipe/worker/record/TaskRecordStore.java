@@ -31,7 +31,7 @@ public final class TaskRecordStore {
 
     private final DynamoDbClient dynamoDb;
     /** Asked for only by the task that completes a run (see {@code LazyClient}). */
-    private final Supplier<SqsClient> sqs;
+    private final Supplier<SqsClient> sqsClient;
     private final String table;
     private final String completionsQueueUrl;
     /** Shard counts of runs this instance has seen: fixed when the run is planned. */
@@ -41,9 +41,9 @@ public final class TaskRecordStore {
         this(dynamoDb, () -> sqs, table, completionsQueueUrl);
     }
 
-    public TaskRecordStore(DynamoDbClient dynamoDb, Supplier<SqsClient> sqs, String table, String completionsQueueUrl) {
+    public TaskRecordStore(DynamoDbClient dynamoDb, Supplier<SqsClient> sqsClient, String table, String completionsQueueUrl) {
         this.dynamoDb = dynamoDb;
-        this.sqs = sqs;
+        this.sqsClient = sqsClient;
         this.table = table;
         this.completionsQueueUrl = completionsQueueUrl;
     }
@@ -125,7 +125,8 @@ public final class TaskRecordStore {
                 .returnValues(ReturnValue.ALL_NEW)));
         int complete = run.attributes().get("completeShards").ss().size();
         if (complete >= shards) {
-            sqs.get().sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
+            SqsClient sqs = sqsClient.get();
+            sqs.sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
             LOG.info("run complete; aggregator notified", "runId", runId);
         }
     }

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 
 /** Streams one object from S3 through the {@link LogScanner}; never holds the object in memory. */
 public final class ScanExecutor {
-    private final Supplier<S3Client> s3;
+    private final Supplier<S3Client> s3Client;
     private final LogScanner scanner;
     private final ScanOptions defaults;
 
@@ -23,9 +23,9 @@ public final class ScanExecutor {
         this(() -> s3, scanner);
     }
 
-    /** @param s3 asked for the client on the first scan only (see {@code LazyClient}) */
-    public ScanExecutor(Supplier<S3Client> s3, LogScanner scanner) {
-        this.s3 = s3;
+    /** @param s3Client asked for the client on the first scan only (see {@code LazyClient}) */
+    public ScanExecutor(Supplier<S3Client> s3Client, LogScanner scanner) {
+        this.s3Client = s3Client;
         this.scanner = scanner;
         this.defaults = ScanOptions.defaults();
     }
@@ -37,7 +37,8 @@ public final class ScanExecutor {
         } catch (IllegalArgumentException e) {
             throw new PermanentTaskException("invalid scan settings: " + e.getMessage(), e);
         }
-        try (ResponseInputStream<GetObjectResponse> object = s3.get().getObject(b -> b.bucket(task.bucket()).key(task.key()))) {
+        S3Client s3 = s3Client.get();
+        try (ResponseInputStream<GetObjectResponse> object = s3.getObject(b -> b.bucket(task.bucket()).key(task.key()))) {
             return scanner.scan(object, options);
         } catch (NoSuchKeyException e) {
             throw new PermanentTaskException("object s3://" + task.bucket() + "/" + task.key() + " does not exist", e);
