@@ -16,11 +16,14 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,13 +55,17 @@ final class ColdStart {
 
     /** What is launched: the worker with a real task, the empty handler, the worker with nothing to do. */
     enum Variant {
-        WORKER_TASK("worker, one-message SQS batch (a hash task of " + HASHES + " at cost " + HASH_COST + ", 1st of a 2-task run, local stack)"),
-        EMPTY_HANDLER("empty RequestHandler (aws-lambda-java-core only)"),
-        WORKER_EMPTY_BATCH("worker, empty SQS batch {\"Records\":[]}");
+        WORKER_TASK("worker", "worker, one-message SQS batch (a hash task of " + HASHES + " at cost " + HASH_COST + ", 1st of a 2-task run, local stack)"),
+        EMPTY_HANDLER("empty", "empty RequestHandler (aws-lambda-java-core only)"),
+        WORKER_EMPTY_BATCH("worker-empty-batch", "worker, empty SQS batch {\"Records\":[]}");
 
+        /** For the progress line. */
+        final String shortName;
+        /** For the figures. */
         final String label;
 
-        Variant(String label) {
+        Variant(String shortName, String label) {
+            this.shortName = shortName;
             this.label = label;
         }
     }
@@ -127,7 +134,7 @@ final class ColdStart {
         List<String> commands = new ArrayList<>();
         // The producer code that plans each run logs to standard output; the bench's own lines go to `out`.
         PrintStream stdout = System.out;
-        System.setOut(new PrintStream(java.io.OutputStream.nullOutputStream(), true));
+        System.setOut(new PrintStream(OutputStream.nullOutputStream(), true));
         try (LocalStack stack = LocalStack.start(home, StackTemplate.load(home.resolve("template.yaml"), Map.of()), STACK_NAME,
                 LocalStack.Ports.free())) {
             FunctionDefinition worker = stack.function("WorkerFunction");
@@ -141,8 +148,7 @@ final class ColdStart {
                 for (Variant variant : Variant.values()) {
                     Timing t = launcher.coldStart(variant, r);
                     timings.computeIfAbsent(variant, v -> new ArrayList<>()).add(t);
-                    out.printf(Locale.ROOT, " %s %.2f s (init %.2f s);", variant == Variant.WORKER_TASK ? "worker"
-                            : variant == Variant.EMPTY_HANDLER ? "empty" : "worker-empty-batch", t.responseSeconds(), t.initSeconds());
+                    out.printf(Locale.ROOT, " %s %.2f s (init %.2f s);", variant.shortName, t.responseSeconds(), t.initSeconds());
                 }
                 out.println();
             }
@@ -188,11 +194,11 @@ final class ColdStart {
         Files.createDirectories(target.getParent());
         try (InputStream in = EmptyHandler.class.getClassLoader().getResourceAsStream(classFile)) {
             if (in == null) throw new IOException("cannot read " + classFile + " from the bench's own class path");
-            Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
         }
         Path lib = Files.createDirectories(dir.resolve("lib"));
         Path core = artifacts.lambdaCoreJar();
-        Files.copy(core, lib.resolve(core.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(core, lib.resolve(core.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         return dir;
     }
 
@@ -284,7 +290,7 @@ final class ColdStart {
             if (messages.size() != 2 || !messages.stream().allMatch(m -> m.body().contains("\"runId\":\"" + runId + "\""))) {
                 throw new IllegalStateException("expected the 2 tasks of run " + runId + " on the tasks queue " + tasksQueueUrl + ", received " + messages);
             }
-            messages.sort(java.util.Comparator.comparing(Message::body));
+            messages.sort(Comparator.comparing(Message::body));
             String unused = messages.get(1).receiptHandle();
             stack.sqs().deleteMessage(b -> b.queueUrl(tasksQueueUrl).receiptHandle(unused));
             return messages.get(0);

@@ -31,7 +31,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--work-dir", defaultValue = "target/bench", paramLabel = "DIR", description = "Where inputs are generated and kept (default: ${DEFAULT-VALUE}).")
     Path workDir;
 
-    @Option(names = "--only", split = ",", paramLabel = "SECTION",
+    @Option(names = "--only", split = ",", paramLabel = "PART",
             description = "Run only these parts, comma-separated: scan, warm, hash, memory, demo, cold-start (default: all).")
     List<String> only = new ArrayList<>();
 
