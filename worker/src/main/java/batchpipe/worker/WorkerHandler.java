@@ -1,6 +1,7 @@
 package batchpipe.worker;
 
 import batchpipe.common.aws.AwsClients;
+import batchpipe.common.aws.LazyClient;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.task.TaskCodec;
@@ -33,8 +34,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The SQS-triggered worker: a doorway that hands the batch to {@link BatchProcessor} and answers with
- * the partial batch response (ReportBatchItemFailures). Clients, the ForkJoin pool and the services
- * are built once per instance, at init.
+ * the partial batch response (ReportBatchItemFailures). Built once per instance, at init: the DynamoDB
+ * client (every task reads and writes its record), the ForkJoin pool, the services, Powertools metrics
+ * and the SnapStart hooks. Built on first use: the S3 client (scan tasks only) and the SQS client (only
+ * the task that completes a run), so an on-demand cold start does not build clients its first task may
+ * never use; the before-checkpoint hook builds both, so a SnapStart snapshot holds them as before.
+ * docs/DEPLOY.md ("What a cold start builds") has the list and the figures.
  */
 public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
     private final WorkerConfig config;
@@ -42,23 +47,34 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
     private final long initMs;
     private final Metrics metrics;
     private final AtomicBoolean firstInvocation = new AtomicBoolean(true);
-    /** SnapStart hooks: warm-up before the snapshot, fresh entropy after each restore. */
-    private final Priming priming = WorkerPriming.register();
+    /** SnapStart hooks: warm-up (and the lazy clients built) before the snapshot, fresh entropy after each restore. */
+    private final Priming priming;
 
     public WorkerHandler() {
         this(System.nanoTime(), WorkerConfig.from(FunctionEnvironment.current()));
     }
 
     private WorkerHandler(long initStart, WorkerConfig config) {
-        this(config, AwsClients.s3(), AwsClients.sqs(), AwsClients.dynamoDb(), initStart);
+        this(config, LazyClient.of(AwsClients::s3), LazyClient.of(AwsClients::sqs), AwsClients.dynamoDb(), initStart);
     }
 
     WorkerHandler(WorkerConfig config, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, long initStart) {
+        this(config, LazyClient.built(s3), LazyClient.built(sqs), dynamoDb, initStart);
+    }
+
+    private WorkerHandler(WorkerConfig config, LazyClient<S3Client> s3Client, LazyClient<SqsClient> sqsClient, DynamoDbClient dynamoDb,
+                          long initStart) {
         this.config = config;
+        this.priming = WorkerPriming.hooks()
+                .warm("clients", () -> {
+                    s3Client.get();
+                    sqsClient.get();
+                })
+                .register();
         ForkJoinPool pool = new ForkJoinPool(config.poolSize().threads());
-        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqs, config.tableName(), config.completionsQueueUrl());
+        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqsClient, config.tableName(), config.completionsQueueUrl());
         TaskProcessor tasks = new TaskProcessor(new TaskCodec(config.limits()), records,
-                new ScanExecutor(s3, new LogScanner(pool)),
+                new ScanExecutor(s3Client, new LogScanner(pool)),
                 new HashExecutor(pool, new HashItemWriter(dynamoDb, config.tableName(), Backoff.DYNAMODB)),
                 config.maxReceiveCount(), Clock.systemUTC());
         // Enough messages in flight to keep the pool busy while others wait on S3 or DynamoDB.

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,7 +34,23 @@ import java.util.regex.Pattern;
  * all of them; only ratios of figures from the same run are compared.
  */
 public final class Bench {
-    public record Settings(boolean quick, int runs, Path workDir, Path markdown, Path home) {
+    /** The parts of the bench, by the names {@code --only} takes. */
+    public static final List<String> SECTIONS = List.of("scan", "warm", "hash", "memory", "demo", "cold-start");
+
+    /** @param only the {@link #SECTIONS} to run; empty runs them all */
+    public record Settings(boolean quick, int runs, Path workDir, Path markdown, Path home, Set<String> only) {
+        public Settings {
+            only = Set.copyOf(only);
+            for (String section : only) {
+                if (!SECTIONS.contains(section)) {
+                    throw new IllegalArgumentException("unknown bench section '" + section + "'; the sections are " + String.join(", ", SECTIONS));
+                }
+            }
+        }
+
+        boolean runs(String section) {
+            return only.isEmpty() || only.contains(section);
+        }
     }
 
     /** One finished child process: wall seconds, exit code, stdout, stderr. */
@@ -66,17 +83,20 @@ public final class Bench {
 
     public List<Target> run() throws Exception {
         Files.createDirectories(settings.workDir());
-        Path scanFile = scanInput();
-        long bytes = Long.parseLong(Files.readString(sidecar(scanFile)).trim());
-        out.printf(Locale.ROOT, "bench: input %s, %.0f MB uncompressed, %.0f MB compressed; %d runs each, medians%n",
-                scanFile, bytes / 1e6, Files.size(scanFile) / 1e6, settings.runs());
-        scan(scanFile, bytes);
-        warmPasses(scanFile, bytes);
-        hash();
-        memory(scanFile, bytes);
-        demo();
-        targets.add(Target.skipped("Cold start: first worker response via the runtime interface client vs an empty handler",
-                Target.Bound.AT_MOST, 2.0, "not measured: needs the real Lambda runtime interface client harness (another engineer is building it)"));
+        if (settings.runs("scan") || settings.runs("warm") || settings.runs("memory")) {
+            Path scanFile = scanInput();
+            long bytes = Long.parseLong(Files.readString(sidecar(scanFile)).trim());
+            out.printf(Locale.ROOT, "bench: input %s, %.0f MB uncompressed, %.0f MB compressed; %d runs each, medians%n",
+                    scanFile, bytes / 1e6, Files.size(scanFile) / 1e6, settings.runs());
+            if (settings.runs("scan")) scan(scanFile, bytes);
+            if (settings.runs("warm")) warmPasses(scanFile, bytes);
+            if (settings.runs("hash")) hash();
+            if (settings.runs("memory")) memory(scanFile, bytes);
+        } else if (settings.runs("hash")) {
+            hash();
+        }
+        if (settings.runs("demo")) demo();
+        if (settings.runs("cold-start")) coldStart();
         notes.add("JMH benchmarks of the kernels (line splitting, parsing, chunk merging, hashing) are not part of this bench: "
                 + "they are for profiling, in bench-jmh (\"JMH kernels\" in docs/BENCHMARKS.md).");
         notes.add("This 2-core machine was shared with other builds while the bench ran: absolute figures are noisy; "
@@ -351,6 +371,16 @@ public final class Bench {
         }
     }
 
+    // ---------------------------------------------------------------- cold start
+
+    private void coldStart() throws Exception {
+        ColdStart.Result result = new ColdStart(settings.home(), settings.workDir(), settings.runs(), out).measure();
+        targets.add(result.target());
+        figures.addAll(result.figures());
+        commands.addAll(result.commands());
+        notes.addAll(result.notes());
+    }
+
     // ---------------------------------------------------------------- output
 
     private void printTable() {
@@ -375,6 +405,7 @@ public final class Bench {
         machine.put("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " (" + java + ")");
         machine.put("Peers", peerVersions());
         machine.put("Bench", "./batchpipe bench" + (settings.quick() ? " --quick" : "") + " --runs " + settings.runs()
+                + (settings.only().isEmpty() ? "" : " --only " + String.join(",", SECTIONS.stream().filter(settings.only()::contains).toList()))
                 + (settings.quick() ? " (quick: ~100 MB input)" : " (full: ~1 GB input)"));
         return MarkdownReport.render("Batchpipe benchmarks", machine, targets, figures, commands, notes);
     }

@@ -6,12 +6,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Measures the Performance targets side by side with the installed peers (node, python3, zstd, C bcrypt):",
                 "scan throughput, first-pass vs warm speed, bcrypt per-hash time and scaling, scanning under -Xmx128m,",
-                "and the demo's overhead. Each figure is the median of --runs whole-process runs; prints a table of",
+                "the demo's overhead, and the worker's cold start under the Lambda runtime interface client against an",
+                "empty handler (needs the Lambda folders ./mvnw package builds). Each figure is the median of --runs whole-process runs; prints a table of",
                 "figures, ratios and PASS/MISS, and with --markdown writes the page for docs/BENCHMARKS.md.",
                 "Exit 0 when it ran, whatever the results."})
 final class BenchCommand implements Callable<Integer> {
@@ -27,6 +31,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--work-dir", defaultValue = "target/bench", paramLabel = "DIR", description = "Where inputs are generated and kept (default: ${DEFAULT-VALUE}).")
     Path workDir;
 
+    @Option(names = "--only", split = ",", paramLabel = "PART",
+            description = "Run only these parts, comma-separated: scan, warm, hash, memory, demo, cold-start (default: all).")
+    List<String> only = new ArrayList<>();
+
     @Option(names = "--markdown", paramLabel = "FILE", description = "Write the Markdown report here (e.g. docs/BENCHMARKS.md).")
     Path markdown;
 
@@ -35,7 +43,13 @@ final class BenchCommand implements Callable<Integer> {
         if (runs < 1 || runs > 50) throw new CommandLine.ParameterException(spec.commandLine(), "--runs must be between 1 and 50, got " + runs);
         String homeEnv = System.getenv("BATCHPIPE_HOME");
         Path home = Path.of(homeEnv != null ? homeEnv : ".").toAbsolutePath().normalize();
-        new Bench(new Bench.Settings(quick, runs, workDir.toAbsolutePath(), markdown, home), System.out).run();
+        for (String section : only) {
+            if (!Bench.SECTIONS.contains(section)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--only: unknown part '" + section + "'; the parts are " + String.join(", ", Bench.SECTIONS));
+            }
+        }
+        new Bench(new Bench.Settings(quick, runs, workDir.toAbsolutePath(), markdown, home, Set.copyOf(only)), System.out).run();
         return 0;
     }
 }

@@ -125,7 +125,7 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     void deliver(List<Message> batch) {
         invocations.incrementAndGet();
         delivered.addAndGet(batch.size());
-        byte[] event = sqsEvent(batch).getBytes(StandardCharsets.UTF_8);
+        byte[] event = sqsEvent(batch, queueArn).getBytes(StandardCharsets.UTF_8);
         Chaos chaos = Chaos.active();
         if (chaos != null && chaos.targets(functionLogicalId) && chaos.strike(ChaosProfile.DUPLICATE, "batch delivered twice")) {
             // SQS's at-least-once: the same messages reach a second instance at the same time.
@@ -169,8 +169,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         }
     }
 
-    /** The SQSEvent JSON exactly as Lambda shapes it. */
-    String sqsEvent(List<Message> batch) {
+    /** The SQSEvent JSON exactly as Lambda shapes it, for messages received from the queue {@code queueArn}. */
+    public static String sqsEvent(List<Message> batch, String queueArn) {
         List<Map<String, Object>> records = new ArrayList<>();
         for (Message m : batch) {
             Map<String, Object> record = new LinkedHashMap<>();

@@ -48,10 +48,6 @@ public final class WorkerPriming {
     private WorkerPriming() {
     }
 
-    public static Priming register() {
-        return hooks().register();
-    }
-
     public static Priming.Builder hooks() {
         return Priming.of("worker")
                 .warm("scan", WorkerPriming::scanSamples)

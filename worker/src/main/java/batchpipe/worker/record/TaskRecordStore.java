@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Writes each task's final record exactly once and counts it on the run exactly once (see
@@ -29,15 +30,20 @@ public final class TaskRecordStore {
     private static final StructuredLog LOG = StructuredLog.of(TaskRecordStore.class);
 
     private final DynamoDbClient dynamoDb;
-    private final SqsClient sqs;
+    /** Asked for only by the task that completes a run (see {@code LazyClient}). */
+    private final Supplier<SqsClient> sqsClient;
     private final String table;
     private final String completionsQueueUrl;
     /** Shard counts of runs this instance has seen: fixed when the run is planned. */
     private final Map<String, Integer> shardCounts = new ConcurrentHashMap<>();
 
     public TaskRecordStore(DynamoDbClient dynamoDb, SqsClient sqs, String table, String completionsQueueUrl) {
+        this(dynamoDb, () -> sqs, table, completionsQueueUrl);
+    }
+
+    public TaskRecordStore(DynamoDbClient dynamoDb, Supplier<SqsClient> sqsClient, String table, String completionsQueueUrl) {
         this.dynamoDb = dynamoDb;
-        this.sqs = sqs;
+        this.sqsClient = sqsClient;
         this.table = table;
         this.completionsQueueUrl = completionsQueueUrl;
     }
@@ -119,6 +125,7 @@ public final class TaskRecordStore {
                 .returnValues(ReturnValue.ALL_NEW)));
         int complete = run.attributes().get("completeShards").ss().size();
         if (complete >= shards) {
+            SqsClient sqs = sqsClient.get();
             sqs.sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
             LOG.info("run complete; aggregator notified", "runId", runId);
         }

@@ -28,17 +28,14 @@ public final class LogScanner {
     private final ForkJoinPool pool;
 
     /**
-     * Also loads zstd-jni's native code, so that the first scan does not pay for it: the library is
-     * unpacked and linked on first use, and on JDK 22+ zstd-jni binds through FFM, which takes several
-     * hundred milliseconds to set up.
+     * Touches no zstd class: zstd-jni's native code is unpacked and linked when the first zstd object is
+     * opened (on JDK 22+ it binds through FFM, which takes several hundred milliseconds to set up), so a
+     * worker that only hashes never pays for it in its cold start. With SnapStart the priming scans load
+     * it before the snapshot. Without zstd on the platform, plain and gzip still scan and a zstd object
+     * fails when it is opened.
      */
     public LogScanner(ForkJoinPool pool) {
         this.pool = Objects.requireNonNull(pool, "pool");
-        try {
-            ZstdInputStreamNoFinalizer.recommendedDInSize();
-        } catch (LinkageError e) {
-            // no zstd on this platform: plain and gzip still scan; a zstd object fails when it is opened
-        }
     }
 
     public ScanResult scan(InputStream source, ScanOptions options) throws IOException {

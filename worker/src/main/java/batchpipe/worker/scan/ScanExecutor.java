@@ -11,15 +11,21 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
+import java.util.function.Supplier;
 
 /** Streams one object from S3 through the {@link LogScanner}; never holds the object in memory. */
 public final class ScanExecutor {
-    private final S3Client s3;
+    private final Supplier<S3Client> s3Client;
     private final LogScanner scanner;
     private final ScanOptions defaults;
 
     public ScanExecutor(S3Client s3, LogScanner scanner) {
-        this.s3 = s3;
+        this(() -> s3, scanner);
+    }
+
+    /** @param s3Client asked for the client on the first scan only (see {@code LazyClient}) */
+    public ScanExecutor(Supplier<S3Client> s3Client, LogScanner scanner) {
+        this.s3Client = s3Client;
         this.scanner = scanner;
         this.defaults = ScanOptions.defaults();
     }
@@ -31,6 +37,7 @@ public final class ScanExecutor {
         } catch (IllegalArgumentException e) {
             throw new PermanentTaskException("invalid scan settings: " + e.getMessage(), e);
         }
+        S3Client s3 = s3Client.get();
         try (ResponseInputStream<GetObjectResponse> object = s3.getObject(b -> b.bucket(task.bucket()).key(task.key()))) {
             return scanner.scan(object, options);
         } catch (NoSuchKeyException e) {

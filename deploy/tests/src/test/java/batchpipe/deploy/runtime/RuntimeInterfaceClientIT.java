@@ -1,6 +1,8 @@
 package batchpipe.deploy.runtime;
 
 import batchpipe.common.json.Json;
+import batchpipe.local.runtime.LambdaProcess;
+import batchpipe.local.runtime.RuntimeApiServer;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.sample.SampleRun;
 import batchpipe.local.stack.LocalStack;

@@ -42,6 +42,9 @@ class TemplateWiringTest {
             "PRICE_TABLE_FILE", "aggregator: the bundled, dated price table unless a file overrides it",
             "WORKER_COUNT", "worker: threads follow the function's memory (its vCPU share) unless overridden",
             "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned");
+    /** Set on a function for a library it ships rather than for its own code. */
+    private static final Map<String, String> READ_BY_LIBRARIES = Map.of(
+            "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints");
     /** Granted beyond the code's own calls, on purpose. */
     private static final Map<String, Set<String>> DELIBERATE_EXTRAS = Map.of(
             "worker", Set.of("s3:ListBucket")); // S3 answers a missing key with 404 (permanent, clear message), not 403
@@ -121,7 +124,8 @@ class TemplateWiringTest {
             Code code = code(moduleOf(id));
             for (String variable : function(id).environment().keySet()) {
                 boolean read = code.requiredVariables.contains(variable) || code.optionalVariables.contains(variable)
-                        || variable.equals("JAVA_TOOL_OPTIONS") || variable.startsWith("AWS_ENDPOINT_URL");
+                        || variable.equals("JAVA_TOOL_OPTIONS") || variable.startsWith("AWS_ENDPOINT_URL")
+                        || READ_BY_LIBRARIES.containsKey(variable);
                 assertThat(read).as(id + " sets " + variable + " but its code never reads it").isTrue();
             }
         }

@@ -1,4 +1,4 @@
-package batchpipe.deploy.runtime;
+package batchpipe.local.runtime;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -27,13 +27,21 @@ import java.util.concurrent.TimeUnit;
  * {@code invocation/{id}/response} or {@code /error}, reports {@code init/error}, and with SnapStart
  * calls {@code restore/next} after its before-checkpoint hooks (answered at once: this "restore" is
  * the same process) and may report {@code restore/error}.
+ *
+ * <p>Used by the tests that run the built functions under aws-lambda-java-runtime-interface-client and
+ * by {@code ./batchpipe bench}'s cold-start measurement, which reads the {@link System#nanoTime()} at
+ * which the runtime first asked for an invocation (its init was done) and at which each answer arrived.
  */
-final class RuntimeApiServer implements AutoCloseable {
+public final class RuntimeApiServer implements AutoCloseable {
     private static final String PREFIX = "/2018-06-01/runtime/";
 
-    /** How an invocation ended: a response body, or an error the runtime reported. */
-    record Outcome(String requestId, String response, String error, String errorType) {
-        boolean succeeded() {
+    /**
+     * How an invocation ended: a response body, or an error the runtime reported.
+     *
+     * @param arrivedNanos {@link System#nanoTime()} when the runtime's answer had arrived in full
+     */
+    public record Outcome(String requestId, String response, String error, String errorType, long arrivedNanos) {
+        public boolean succeeded() {
             return error == null;
         }
     }
@@ -47,9 +55,10 @@ final class RuntimeApiServer implements AutoCloseable {
     private final Map<String, Invocation> inFlight = new ConcurrentHashMap<>();
     private final CompletableFuture<String> initError = new CompletableFuture<>();
     private final List<String> calls = new CopyOnWriteArrayList<>();
+    private final CompletableFuture<Long> firstNextNanos = new CompletableFuture<>();
     private final String functionArn;
 
-    RuntimeApiServer(String functionArn) throws IOException {
+    public RuntimeApiServer(String functionArn) throws IOException {
         this.functionArn = functionArn;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext(PREFIX, this::handle);
@@ -58,21 +67,30 @@ final class RuntimeApiServer implements AutoCloseable {
     }
 
     /** {@code host:port}, the value of AWS_LAMBDA_RUNTIME_API. */
-    String address() {
+    public String address() {
         return "127.0.0.1:" + server.getAddress().getPort();
     }
 
     /** Every call the runtime made, as {@code METHOD path-after-runtime/}, ids replaced by {id}. */
-    List<String> calls() {
+    public List<String> calls() {
         return List.copyOf(calls);
     }
 
     /** Completes when the runtime reports an init (or restore) error. */
-    CompletableFuture<String> initError() {
+    public CompletableFuture<String> initError() {
         return initError;
     }
 
-    CompletableFuture<Outcome> invoke(String event, Duration timeout) {
+    /**
+     * Completes with the {@link System#nanoTime()} of the runtime's first {@code invocation/next}: the
+     * moment its init (the handler's construction included) was done.
+     */
+    public CompletableFuture<Long> firstNextNanos() {
+        return firstNextNanos;
+    }
+
+    /** Queues an event for the runtime's next {@code invocation/next}; completes when it answers. */
+    public CompletableFuture<Outcome> invoke(String event, Duration timeout) {
         String requestId = UUID.randomUUID().toString();
         Invocation invocation = new Invocation(requestId, event, System.currentTimeMillis() + timeout.toMillis(), new CompletableFuture<>());
         pending.add(invocation);
@@ -81,15 +99,18 @@ final class RuntimeApiServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
+            long arrived = System.nanoTime();
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getPath().substring(PREFIX.length());
             byte[] body;
             try (InputStream in = exchange.getRequestBody()) {
                 body = in.readAllBytes();
             }
+            long read = System.nanoTime();
             String[] parts = path.split("/");
             calls.add(method + " " + (parts.length == 3 && parts[0].equals("invocation") ? "invocation/{id}/" + parts[2] : path));
             if (method.equals("GET") && path.equals("invocation/next")) {
+                firstNextNanos.complete(arrived);
                 next(exchange);
             } else if (method.equals("POST") && parts.length == 3 && parts[0].equals("invocation")) {
                 Invocation invocation = inFlight.remove(parts[1]);
@@ -99,8 +120,8 @@ final class RuntimeApiServer implements AutoCloseable {
                 }
                 String text = new String(body, StandardCharsets.UTF_8);
                 invocation.outcome().complete(parts[2].equals("response")
-                        ? new Outcome(invocation.requestId(), text, null, null)
-                        : new Outcome(invocation.requestId(), null, text, exchange.getRequestHeaders().getFirst("Lambda-Runtime-Function-Error-Type")));
+                        ? new Outcome(invocation.requestId(), text, null, null, read)
+                        : new Outcome(invocation.requestId(), null, text, exchange.getRequestHeaders().getFirst("Lambda-Runtime-Function-Error-Type"), read));
                 reply(exchange, 202, "{\"status\":\"OK\"}");
             } else if (method.equals("POST") && (path.equals("init/error") || path.equals("restore/error"))) {
                 initError.complete(path + ": " + new String(body, StandardCharsets.UTF_8));
