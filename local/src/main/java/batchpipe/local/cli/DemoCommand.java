@@ -9,6 +9,7 @@ import batchpipe.local.esm.SqsEventSourceMapping;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.ProjectHome;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,6 +28,9 @@ import java.util.concurrent.Callable;
                 "drive the workers until the run completes, runs the aggregator, prints a summary and writes",
                 "report.json, report.md, tasks.csv and report.html into --out."})
 final class DemoCommand implements Callable<Integer> {
+    /** Seeded sample objects kept between demos (below the project folder); the same seed gives the same bytes. */
+    static final String SAMPLE_CACHE = "out/sample-cache";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -106,13 +110,15 @@ final class DemoCommand implements Callable<Integer> {
         // The functions log to stdout, as on Lambda: to stderr with --verbose, else nowhere.
         System.setOut(verbose ? err : functionLog);
         err.println("batchpipe demo: starting the local stack (ElasticMQ, S3Proxy, dynalite)...");
+        double beforeStack = secondsSinceJvmStart();
         long stackStart = System.nanoTime();
         // The sample objects are generated while the emulators start: both take seconds, on different cores.
-        try (SampleData samples = SampleData.generate(objects, lines, seed);
+        try (SampleData samples = SampleData.generate(objects, lines, seed, ProjectHome.find().resolve(SAMPLE_CACHE));
              LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
             stack.useForThisProcess();
-            double stackSeconds = (System.nanoTime() - stackStart) / 1e9;
+            long pipelineStart = System.nanoTime();
             try (LocalPipeline pipeline = LocalPipeline.start(stack, functionLog, true)) {
+                Startup startup = new Startup(beforeStack, (pipelineStart - stackStart) / 1e9, (System.nanoTime() - pipelineStart) / 1e9);
                 err.printf(Locale.ROOT, "batchpipe demo: %d objects x %d lines to scan, %d x %d passwords at cost %d%n",
                         objects, lines, hashBatches, batchSize, cost);
                 ProgressBar bar = new ProgressBar(err, "tasks");
@@ -129,7 +135,8 @@ final class DemoCommand implements Callable<Integer> {
                 }
                 bar.finish();
                 System.setOut(stdout);
-                printSummary(stdout, outcome, pipeline, stack, stackSeconds);
+                String sampleSource = samples.objectsFromCache() + " of " + objects + " read from " + SAMPLE_CACHE;
+                printSummary(stdout, outcome, pipeline, stack, startup, sampleSource);
                 if (chaos != null) {
                     return audit(stdout, chaos, stack, outcome.runId());
                 }
@@ -150,7 +157,17 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("unchecked")
-    private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack, double stackSeconds) {
+    /** Seconds from the JVM's start to the stack's, the emulators' start, and the runtime and mappings' start. */
+    private record Startup(double jvmAndCli, double emulators, double pipeline) {
+    }
+
+    /** The JVM's own uptime (the process start time the OS reports is rounded to whole seconds). */
+    private static double secondsSinceJvmStart() {
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3;
+    }
+
+    private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack, Startup startup,
+                                     String sampleSource) {
         Map<String, Object> report = outcome.report();
         Map<String, Object> overall = (Map<String, Object>) report.get("overall");
         Map<String, Object> totals = (Map<String, Object>) overall.get("totals");
@@ -176,11 +193,10 @@ final class DemoCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "  cost: %s %s per run, %s per million tasks (see report.md)%n", cost.get("currency"),
                 ((java.math.BigDecimal) cost.get("total")).toPlainString(), ((java.math.BigDecimal) cost.get("perMillionTasks")).toPlainString());
         Demo.Phases phases = outcome.phases();
-        double jvmSeconds = ProcessHandle.current().info().startInstant()
-                .map(started -> java.time.Duration.between(started, java.time.Instant.now()).toMillis() / 1e3).orElse(Double.NaN);
-        out.printf(Locale.ROOT, "  time: %.1f s since the JVM started: emulators %.1f s, then waiting for and uploading the samples %.1f s,"
-                        + " planning %.1f s, running %.1f s, aggregating %.1f s, final report %.1f s%n", jvmSeconds, stackSeconds,
-                phases.seeding(), phases.planning(), phases.running(), phases.aggregating(), phases.reporting());
+        out.printf(Locale.ROOT, "  time: %.1f s since the JVM started: JVM and CLI %.1f s, emulators %.1f s, runtime and mappings %.1f s,"
+                        + " waiting for and uploading the samples %.1f s (%s), planning %.1f s, running %.1f s, aggregating %.1f s,"
+                        + " final report %.1f s%n", secondsSinceJvmStart(), startup.jvmAndCli(), startup.emulators(), startup.pipeline(),
+                phases.seeding(), sampleSource, phases.planning(), phases.running(), phases.aggregating(), phases.reporting());
         out.println("  report: " + String.join(", ", batchpipe.local.report.ReportFiles.RUN_FILES.stream()
                 .map(f -> outcome.outDir().resolve(f).toString()).toList()));
     }

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
@@ -47,6 +49,8 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     private final int pollWaitSeconds;
     private final AtomicBoolean running = new AtomicBoolean();
     private final List<Thread> pollers = new ArrayList<>();
+    /** Pollers handing a batch to the function right now: closing waits for these only. */
+    private final Set<Thread> delivering = ConcurrentHashMap.newKeySet();
     private final AtomicLong invocations = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong deleted = new AtomicLong();
@@ -81,7 +85,15 @@ public final class SqsEventSourceMapping implements AutoCloseable {
             try {
                 List<Message> batch = gatherBatch();
                 if (!batch.isEmpty()) {
-                    deliver(batch);
+                    // Registered before running is checked again, and close() clears running before it
+                    // looks: either this batch is delivered and waited for, or it is left to come back
+                    // to the queue when its visibility timeout ends. Never lost, never half-delivered.
+                    delivering.add(Thread.currentThread());
+                    try {
+                        if (running.get()) deliver(batch);
+                    } finally {
+                        delivering.remove(Thread.currentThread());
+                    }
                 }
             } catch (RuntimeException e) {
                 if (running.get()) {
@@ -202,9 +214,14 @@ public final class SqsEventSourceMapping implements AutoCloseable {
     }
 
     @Override
+    /**
+     * Stops polling. Waits for batches being delivered; a poller parked in a receive is not waited for
+     * (it ends by itself within the poll wait, and what it receives goes back to the queue).
+     */
     public void close() {
         running.set(false);
         for (Thread poller : pollers) {
+            if (!delivering.contains(poller)) continue;
             try {
                 poller.join(Math.max(2_000, pollWaitSeconds * 2_000L));
             } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package batchpipe.local.sample;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -8,8 +9,11 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,17 +26,15 @@ import static org.mockito.Mockito.withSettings;
 class SampleDataTest {
 
     @Test
-    void uploadsMoreObjectsThanTheGenerationWindowInKeyOrderWithTheSeededBytes() throws IOException {
+    void uploadsMoreObjectsThanTheGenerationWindowEachUnderItsKeyWithTheSeededBytes() throws IOException {
         int objects = SampleData.WINDOW * 2 + 3;
-        List<String> keys = new ArrayList<>();
-        List<byte[]> bodies = new ArrayList<>();
+        Map<String, byte[]> uploaded = new ConcurrentHashMap<>();
         S3Client s3 = mock(S3Client.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
         doAnswer(call -> {
             PutObjectRequest request = call.getArgument(0);
             assertThat(request.bucket()).isEqualTo("bucket");
-            keys.add(request.key());
             try (InputStream body = call.<RequestBody>getArgument(1).contentStreamProvider().newStream()) {
-                bodies.add(body.readAllBytes());
+                assertThat(uploaded.put(request.key(), body.readAllBytes())).as("second upload of %s", request.key()).isNull();
             }
             return PutObjectResponse.builder().build();
         }).when(s3).putObject(any(PutObjectRequest.class), any(RequestBody.class));
@@ -42,12 +44,51 @@ class SampleDataTest {
             total = data.upload(s3, "bucket");
         }
 
-        assertThat(keys).hasSize(objects).startsWith("logs/app-000.jsonl.zst", "logs/app-001.jsonl.zst").endsWith(SampleData.key(objects - 1));
         SampleLogs logs = new SampleLogs(5, 2_000);
+        assertThat(uploaded).hasSize(objects).containsKeys("logs/app-000.jsonl.zst", SampleData.key(objects - 1));
         for (int i = 0; i < objects; i++) {
-            assertThat(bodies.get(i)).as("object %d", i).isEqualTo(logs.zstdObject(i, 500));
+            assertThat(uploaded.get(SampleData.key(i))).as("object %d", i).isEqualTo(logs.zstdObject(i, 500));
         }
-        assertThat(total).isEqualTo(bodies.stream().mapToLong(b -> b.length).sum());
+        assertThat(total).isEqualTo(uploaded.values().stream().mapToLong(b -> b.length).sum());
+    }
+
+    @Test
+    void aSecondRunReadsTheSameBytesFromTheCacheFolder(@TempDir Path cache) throws IOException {
+        List<byte[]> first = new ArrayList<>(), second = new ArrayList<>();
+        S3Client s3 = recordingS3(first);
+        try (SampleData data = SampleData.generate(3, 400, 8, cache)) {
+            data.upload(s3, "bucket");
+            assertThat(data.objectsFromCache()).isZero();
+        }
+        try (SampleData data = SampleData.generate(3, 400, 8, cache)) {
+            data.upload(recordingS3(second), "bucket");
+            assertThat(data.objectsFromCache()).isEqualTo(3);
+        }
+        for (int i = 0; i < 3; i++) {
+            assertThat(second.get(i)).isEqualTo(first.get(i)).isEqualTo(new SampleLogs(8, 2_000).zstdObject(i, 400));
+        }
+        // Another seed or size is another set of objects.
+        try (SampleData data = SampleData.generate(3, 401, 8, cache)) {
+            data.upload(recordingS3(new ArrayList<>()), "bucket");
+            assertThat(data.objectsFromCache()).isZero();
+        }
+    }
+
+    /** Records the bodies in key order (uploads run in parallel). */
+    private static S3Client recordingS3(List<byte[]> bodies) {
+        S3Client s3 = mock(S3Client.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+        doAnswer(call -> {
+            int index = Integer.parseInt(call.<PutObjectRequest>getArgument(0).key().replaceAll("\\D", ""));
+            try (InputStream body = call.<RequestBody>getArgument(1).contentStreamProvider().newStream()) {
+                byte[] bytes = body.readAllBytes();
+                synchronized (bodies) {
+                    while (bodies.size() <= index) bodies.add(null);
+                    bodies.set(index, bytes);
+                }
+            }
+            return PutObjectResponse.builder().build();
+        }).when(s3).putObject(any(PutObjectRequest.class), any(RequestBody.class));
+        return s3;
     }
 
     @Test
