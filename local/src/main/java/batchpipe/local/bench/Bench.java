@@ -110,7 +110,7 @@ public final class Bench {
         if (settings.runs("cold-start")) coldStart();
         notes.add("JMH benchmarks of the kernels (line splitting, parsing, chunk merging, hashing) are not part of this bench: "
                 + "they are for profiling, in bench-jmh (\"JMH kernels\" in docs/BENCHMARKS.md).");
-        notes.add("This 2-core machine was shared with other builds while the bench ran: absolute figures are noisy; "
+        notes.add("On a 2-core machine absolute figures are noisy (see the load averages noted above and the run lists): "
                 + "only ratios of figures measured side by side in the same run are compared, each the median of the runs, taken in rotation.");
         printTable();
         if (settings.markdown() != null) {
@@ -417,7 +417,7 @@ public final class Bench {
 
     private void printTable() {
         out.println();
-        out.println("Figures are medians of " + settings.runs() + " runs on a shared, noisy machine; compare the ratios (measured side by side in this run).");
+        out.println("Figures are medians of " + settings.runs() + " runs; absolute figures are noisy, compare the ratios (measured side by side in this run).");
         out.printf(Locale.ROOT, "%-72s %-44s %8s %9s %-8s %s%n", "TARGET", "MEASURED", "RATIO", "GOAL", "RESULT", "MARGIN");
         for (Target t : targets) {
             out.printf(Locale.ROOT, "%-72s %-44s %8s %9s %-8s %s%n", t.name(), abbreviate(t.measured(), 44), t.ratioText(), t.goal(), t.result(), t.margin());
