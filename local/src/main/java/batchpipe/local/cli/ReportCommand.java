@@ -101,6 +101,14 @@ final class ReportCommand implements Callable<Integer> {
         if (priceTable != null && !Files.isRegularFile(priceTable)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "price table file not found: " + priceTable);
         }
+        if (reportLines != null) {
+            // A bad value is named before anything reaches AWS or a local stack.
+            try {
+                AggregatorConfig.ReportLines.parse("--report-lines", reportLines);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
         PrintStream stdout = System.out;
         return compare != null ? compare(stdout) : report(stdout);
     }
