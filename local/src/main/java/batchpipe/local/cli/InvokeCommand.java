@@ -52,14 +52,14 @@ final class InvokeCommand implements Callable<Integer> {
         // As with sam local invoke, the function's own output (its logs) goes to stderr and stdout
         // carries only the response.
         java.io.PrintStream stdout = System.out;
-        System.setOut(System.err);
-        try (LocalStack stack = attach ? LocalStack.attach(template, stackOptions.stackName, System.getenv())
+        try (StdoutRedirect toStderr = StdoutRedirect.to(System.err);
+             LocalStack stack = attach ? LocalStack.attach(template, stackOptions.stackName, System.getenv())
                 : stackOptions.start(LocalStack.Ports.free())) {
             stack.useForThisProcess();
             if (!attach) {
-                System.setOut(QuietStreams.discard());
-                SampleRun.load(stack, QuietStreams.discard());
-                System.setOut(System.err);
+                try (StdoutRedirect quiet = StdoutRedirect.discarded()) {
+                    SampleRun.load(stack, QuietStreams.discard());
+                }
             }
             // Function logs go to stderr so stdout is only the response, ready for a pipe.
             try (LocalPipeline pipeline = LocalPipeline.start(stack, System.err, false)) {
@@ -69,8 +69,6 @@ final class InvokeCommand implements Callable<Integer> {
                 System.err.println(result.reportLine());
                 return result.failed() ? 1 : 0;
             }
-        } finally {
-            System.setOut(stdout);
         }
     }
 }

@@ -65,10 +65,9 @@ final class LocalCommand implements Runnable {
                 stack.close();
                 stopped.countDown();
             }, "local-stack-stop"));
-            PrintStream stdout = System.out;
-            System.setOut(QuietStreams.discard()); // the sample run's function logs are not news
-            SampleRun.load(stack, QuietStreams.discard());
-            System.setOut(stdout);
+            try (StdoutRedirect quiet = StdoutRedirect.discarded()) { // the sample run's function logs are not news
+                SampleRun.load(stack, QuietStreams.discard());
+            }
             writeSamEnvFile(pipeline);
 
             System.out.println("# Batchpipe local stack '" + stack.stackName() + "' is up. In another shell:");

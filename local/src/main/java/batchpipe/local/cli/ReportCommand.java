@@ -137,15 +137,13 @@ final class ReportCommand implements Callable<Integer> {
         }
         RunReport report;
         // The service's own log lines would mix with ours; only the files and the paths matter here.
-        System.setOut(QuietStreams.discard());
-        try (var dynamoDb = AwsClients.dynamoDb();
+        try (StdoutRedirect quiet = StdoutRedirect.discarded();
+             var dynamoDb = AwsClients.dynamoDb();
              var logs = workerLogGroups.isEmpty() ? null : AwsClients.configure(CloudWatchLogsClient.builder()).build()) {
             ReportLineSource source = logs == null ? ReportLineSource.NONE : new LogsInsightsReportLines(logs, workerLogGroups);
             ReportService service = new ReportService(new RunReader(dynamoDb, runsTable), dynamoDb, runsTable, prices, assumptions,
                     metrics -> { }, Clock.systemUTC(), source);
             report = service.report(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
-        } finally {
-            System.setOut(stdout);
         }
         Path dir = out != null ? out : Path.of("out", runId);
         List<Path> files = ReportFiles.write(dir, report);

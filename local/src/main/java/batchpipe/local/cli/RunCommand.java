@@ -76,11 +76,8 @@ final class RunCommand implements Callable<Integer> {
         PrintStream err = System.err;
         stdout = System.out;
         // stdout carries only the result; the planner's and functions' JSON logs go to stderr (as with invoke).
-        System.setOut(err);
-        try {
+        try (StdoutRedirect toStderr = StdoutRedirect.to(err)) {
             return target(specJson, err);
-        } finally {
-            System.setOut(stdout);
         }
     }
 
@@ -114,8 +111,8 @@ final class RunCommand implements Callable<Integer> {
             stack.useForThisProcess();
             SampleData.seed(stack.s3(), stack.ref("DataBucket"), 4, 20_000, SampleData.DEFAULT_SEED);
             // The in-process functions' logs would drown the progress bar.
-            System.setOut(QuietStreams.discard());
-            try (LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
+            try (StdoutRedirect quiet = StdoutRedirect.discarded();
+                 LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
                 return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"), limits, true);
             }
         }
