@@ -1,11 +1,10 @@
 package batchpipe.aggregator;
 
 import batchpipe.common.table.ItemCodec;
+import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -39,21 +38,6 @@ public final class RunReader {
     }
 
     private List<Map<String, AttributeValue>> query(String runId, String skPrefix) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        Map<String, AttributeValue> startKey = null;
-        do {
-            QueryResponse page = dynamoDb.query(QueryRequest.builder()
-                    .tableName(table)
-                    .consistentRead(true)
-                    .keyConditionExpression("pk = :pk AND begins_with(sk, :sk)")
-                    .expressionAttributeValues(Map.of(
-                            ":pk", AttributeValue.fromS(TableKeys.runPk(runId)),
-                            ":sk", AttributeValue.fromS(skPrefix)))
-                    .exclusiveStartKey(startKey)
-                    .build());
-            items.addAll(page.items());
-            startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (startKey != null);
-        return items;
+        return RunPartition.items(dynamoDb, table, runId, skPrefix);
     }
 }

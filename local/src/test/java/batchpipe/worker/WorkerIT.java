@@ -2,6 +2,7 @@ package batchpipe.worker;
 
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunProgress;
+import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
@@ -21,7 +22,6 @@ import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
 import software.amazon.cloudwatchlogs.emf.environment.Environments;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -29,7 +29,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -169,17 +168,7 @@ class WorkerIT {
     }
 
     private static List<Map<String, AttributeValue>> query(String skPrefix) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            var page = stack.dynamoDb().query(QueryRequest.builder().tableName(stack.ref("RunsTable")).consistentRead(true)
-                    .keyConditionExpression("pk = :pk AND begins_with(sk, :sk)")
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(RUN)), ":sk", AttributeValue.fromS(skPrefix)))
-                    .exclusiveStartKey(start).build());
-            items.addAll(page.items());
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return items;
+        return RunPartition.items(stack.dynamoDb(), stack.ref("RunsTable"), RUN, skPrefix);
     }
 
     private static final class TestContext implements Context {

@@ -2,8 +2,6 @@ package batchpipe.common.table;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.util.Map;
 
@@ -21,28 +19,15 @@ public record RunProgress(long planned, long finished, long done, long rejected,
     }
 
     public static RunProgress read(DynamoDbClient dynamoDb, String table, String runId) {
-        long planned = 0, finished = 0, done = 0, rejected = 0, failed = 0;
-        Map<String, AttributeValue> startKey = null;
-        do {
-            QueryResponse page = dynamoDb.query(QueryRequest.builder()
-                    .tableName(table)
-                    .consistentRead(true)
-                    .keyConditionExpression("pk = :pk AND begins_with(sk, :progress)")
-                    .expressionAttributeValues(Map.of(
-                            ":pk", AttributeValue.fromS(TableKeys.runPk(runId)),
-                            ":progress", AttributeValue.fromS(TableKeys.PROGRESS_PREFIX)))
-                    .exclusiveStartKey(startKey)
-                    .build());
-            for (Map<String, AttributeValue> item : page.items()) {
-                planned += number(item, "planned");
-                finished += item.containsKey("counted") ? item.get("counted").ss().size() : 0;
-                done += number(item, "done");
-                rejected += number(item, "rejected");
-                failed += number(item, "failed");
-            }
-            startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (startKey != null);
-        return new RunProgress(planned, finished, done, rejected, failed);
+        long[] sums = new long[5]; // planned, finished, done, rejected, failed
+        RunPartition.forEach(dynamoDb, table, runId, TableKeys.PROGRESS_PREFIX, item -> {
+            sums[0] += number(item, "planned");
+            sums[1] += item.containsKey("counted") ? item.get("counted").ss().size() : 0;
+            sums[2] += number(item, "done");
+            sums[3] += number(item, "rejected");
+            sums[4] += number(item, "failed");
+        });
+        return new RunProgress(sums[0], sums[1], sums[2], sums[3], sums[4]);
     }
 
     private static long number(Map<String, AttributeValue> item, String name) {

@@ -54,7 +54,8 @@ class RunProgressTest {
         assertThat(first.tableName()).isEqualTo("tbl");
         assertThat(first.consistentRead()).isTrue();
         assertThat(first.expressionAttributeValues()).containsEntry(":pk", AttributeValue.fromS("run#r1"))
-                .containsEntry(":progress", AttributeValue.fromS("progress#"));
+                .containsEntry(":sk", AttributeValue.fromS("progress#"));
+        assertThat(first.keyConditionExpression()).isEqualTo("pk = :pk AND begins_with(sk, :sk)");
         assertThat(first.exclusiveStartKey()).isEmpty();
         assertThat(requests.getAllValues().get(1).exclusiveStartKey()).isEqualTo(lastKey);
     }

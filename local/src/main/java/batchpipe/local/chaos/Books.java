@@ -1,12 +1,12 @@
 package batchpipe.local.chaos;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import batchpipe.common.task.TaskIds;
 import batchpipe.local.stack.LocalStack;
 import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.model.Message;
 
@@ -199,15 +199,6 @@ public final class Books {
     }
 
     private static List<Map<String, AttributeValue>> query(LocalStack stack, String table, String runId) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            var page = stack.dynamoDb().query(QueryRequest.builder().tableName(table).consistentRead(true)
-                    .keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(runId))))
-                    .exclusiveStartKey(start).build());
-            items.addAll(page.items());
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return items;
+        return RunPartition.items(stack.dynamoDb(), table, runId, null);
     }
 }

@@ -1,5 +1,6 @@
 package batchpipe.local.it;
 
+import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
@@ -10,14 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -69,15 +68,6 @@ class PipelineIT {
     }
 
     static List<Map<String, AttributeValue>> queryRun(LocalStack stack, String runId) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            var page = stack.dynamoDb().query(QueryRequest.builder().tableName(stack.ref("RunsTable"))
-                    .keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(runId))))
-                    .exclusiveStartKey(start).build());
-            items.addAll(page.items());
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return items;
+        return RunPartition.items(stack.dynamoDb(), stack.ref("RunsTable"), runId, null);
     }
 }
