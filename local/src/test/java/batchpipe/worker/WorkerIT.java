@@ -125,13 +125,13 @@ class WorkerIT {
         WorkerHandler worker = new WorkerHandler(WorkerConfig.from(env), failingOnceFor(SampleData.key(1)), stack.sqs(), stack.dynamoDb(),
                 System.nanoTime());
 
-        SQSBatchResponse first = worker.handleRequest(batch(1), new TestContext());
+        SQSBatchResponse first = worker.handle(batch(1), new TestContext());
         assertThat(first.getBatchItemFailures()).extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactlyInAnyOrder("m-poison", "m-flaky");
         assertThat(taskRecords()).containsOnlyKeys("scan-a", "hash-000001");
         assertThat(hashItems()).hasSize(30);
 
-        SQSBatchResponse second = worker.handleRequest(batch(2), new TestContext());
+        SQSBatchResponse second = worker.handle(batch(2), new TestContext());
         assertThat(second.getBatchItemFailures()).extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("m-poison");
         Map<String, Map<String, AttributeValue>> records = taskRecords();

@@ -6,6 +6,7 @@ import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.batch.BatchProcessor;
+import batchpipe.worker.batch.SqsEventJson;
 import batchpipe.worker.hash.Backoff;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.hash.HashItemWriter;
@@ -17,7 +18,7 @@ import batchpipe.worker.task.Invocation;
 import batchpipe.worker.task.TaskMetrics;
 import batchpipe.worker.task.TaskProcessor;
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -28,7 +29,11 @@ import software.amazon.lambda.powertools.metrics.Metrics;
 import software.amazon.lambda.powertools.metrics.MetricsFactory;
 import software.amazon.lambda.powertools.metrics.model.DimensionSet;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -39,9 +44,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and the SnapStart hooks. Built on first use: the S3 client (scan tasks only) and the SQS client (only
  * the task that completes a run), so an on-demand cold start does not build clients its first task may
  * never use; the before-checkpoint hook builds both, so a SnapStart snapshot holds them as before.
+ * A stream handler: the event is read and the response written by {@link SqsEventJson}, not by the
+ * runtime's serializer, which would cost a cold start about 800 classes of shaded Jackson.
  * docs/DEPLOY.md ("What a cold start builds") has the list and the figures.
  */
-public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchResponse> {
+public final class WorkerHandler implements RequestStreamHandler {
     private final WorkerConfig config;
     private final BatchProcessor batches;
     private final long initMs;
@@ -86,17 +93,26 @@ public final class WorkerHandler implements RequestHandler<SQSEvent, SQSBatchRes
     }
 
     @Override
-    public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return PowertoolsLogging.withLogging(context, () -> {
-            boolean cold = firstInvocation.compareAndSet(true, false);
-            Invocation invocation = new Invocation(context.getAwsRequestId(), context.getFunctionName(),
-                    context.getFunctionVersion(), context.getMemoryLimitInMB(),
-                    Invocation.normalizedArchitecture(System.getProperty("os.arch")),
-                    config.poolSize().threads(), config.poolSize().vcpuShare(), cold, cold ? initMs : null);
-            TaskMetrics taskMetrics = new TaskMetrics();
-            SQSBatchResponse response = batches.process(event.getRecords(), invocation, context::getRemainingTimeInMillis, taskMetrics);
-            taskMetrics.publish(metrics);
-            return response;
-        });
+    public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+        byte[] event = input.readAllBytes();
+        SQSBatchResponse response = PowertoolsLogging.withLogging(context, () -> process(SqsEventJson.records(event), context));
+        output.write(SqsEventJson.write(response));
+    }
+
+    /** The same invocation for a test that holds the event as the events library's object. */
+    SQSBatchResponse handle(SQSEvent event, Context context) {
+        return PowertoolsLogging.withLogging(context, () -> process(event.getRecords(), context));
+    }
+
+    private SQSBatchResponse process(List<SQSEvent.SQSMessage> records, Context context) {
+        boolean cold = firstInvocation.compareAndSet(true, false);
+        Invocation invocation = new Invocation(context.getAwsRequestId(), context.getFunctionName(),
+                context.getFunctionVersion(), context.getMemoryLimitInMB(),
+                Invocation.normalizedArchitecture(System.getProperty("os.arch")),
+                config.poolSize().threads(), config.poolSize().vcpuShare(), cold, cold ? initMs : null);
+        TaskMetrics taskMetrics = new TaskMetrics();
+        SQSBatchResponse response = batches.process(records, invocation, context::getRemainingTimeInMillis, taskMetrics);
+        taskMetrics.publish(metrics);
+        return response;
     }
 }

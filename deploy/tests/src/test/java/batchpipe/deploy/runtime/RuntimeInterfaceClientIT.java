@@ -89,6 +89,19 @@ class RuntimeInterfaceClientIT {
         assertThat(failedItemIds(response)).isEmpty();
     }
 
+    /** The worker reads its event itself (a stream handler): a document that is not an SQS event fails the invocation, so the batch comes back. */
+    @Test
+    void worker_eventThatIsNotAnSqsEvent_failsTheInvocationNamingTheField_andTheNextOneIsServed() throws Exception {
+        Running r = started("WorkerFunction", "worker");
+        RuntimeApiServer.Outcome rejected = await(r, r.api().invoke("{\"Records\":[{\"body\":\"no id\"}]}",
+                Duration.ofSeconds(r.definition().timeoutSeconds())));
+
+        assertThat(rejected.succeeded()).isFalse();
+        assertThat(rejected.error()).contains("the event is not an SQS event: 'Records[0].messageId' is required");
+        assertThat(failedItemIds(invoke("WorkerFunction", "worker", "worker-mixed-with-poison.json")))
+                .containsExactly("33333333-0000-4000-8000-000000000003");
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void producer_scheduledEvent_plansEverySampleObjectAndHashBatch() throws Exception {
