@@ -77,7 +77,7 @@ public final class AggregatorHandler implements RequestStreamHandler {
             String why = "none: REPORT_LINES is logs-insights, but the runs table is on a local endpoint (AWS_ENDPOINT_URL_DYNAMODB)"
                     + " and CloudWatch Logs is not (AWS_ENDPOINT_URL_CLOUDWATCH_LOGS), so the functions' REPORT lines are in no"
                     + " log group; each worker invocation's duration is measured from its task records";
-            return (run, tasks, deadline) -> new ReportLineSource.Found(java.util.List.of(), why);
+            return (run, tasks, deadline) -> new ReportLineSource.Found(List.of(), why);
         }
         CloudWatchLogsClient logs = AwsClients.configure(CloudWatchLogsClient.builder()).build();
         return new LogsInsightsReportLines(logs, config.workerLogGroups());

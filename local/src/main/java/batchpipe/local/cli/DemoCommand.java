@@ -156,7 +156,6 @@ final class DemoCommand implements Callable<Integer> {
         return audit.balanced() ? 0 : 1;
     }
 
-    @SuppressWarnings("unchecked")
     /** Seconds from the JVM's start to the stack's, the emulators' start, and the runtime and mappings' start. */
     private record Startup(double jvmAndCli, double emulators, double pipeline) {
     }
@@ -166,6 +165,7 @@ final class DemoCommand implements Callable<Integer> {
         return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3;
     }
 
+    @SuppressWarnings("unchecked")
     private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack, Startup startup,
                                      String sampleSource) {
         Map<String, Object> report = outcome.report();
