@@ -17,8 +17,13 @@ import java.util.concurrent.TimeUnit;
  * and {@link #close()} stop it sooner in the normal cases.
  */
 public final class Dynalite implements AutoCloseable {
+    /** How many of dynalite's last output lines are kept, to say why it died if it does. */
+    private static final int KEPT_LINES = 40;
+
     private final Process process;
     private final int port;
+    private final java.util.ArrayDeque<String> lastLines = new java.util.ArrayDeque<>();
+    private volatile boolean stopping;
 
     private Dynalite(Process process, int port) {
         this.process = process;
@@ -41,10 +46,11 @@ public final class Dynalite implements AutoCloseable {
             lines.add(line);
             if (line.startsWith("dynalite listening on ")) {
                 int actual = Integer.parseInt(line.substring("dynalite listening on ".length()).trim());
-                Thread drain = new Thread(() -> drain(output), "dynalite-output");
+                Dynalite dynalite = new Dynalite(process, actual);
+                Thread drain = new Thread(() -> dynalite.drain(output), "dynalite-output");
                 drain.setDaemon(true);
                 drain.start();
-                return new Dynalite(process, actual);
+                return dynalite;
             }
         }
         process.waitFor(5, TimeUnit.SECONDS);
@@ -73,13 +79,33 @@ public final class Dynalite implements AutoCloseable {
         }
     }
 
-    private static void drain(BufferedReader output) {
+    /**
+     * Reads dynalite's output so the pipe never fills, keeping the last lines: should the emulator die
+     * while we still use it, every later DynamoDB call fails with "Connection refused", and only these
+     * lines say why.
+     */
+    private void drain(BufferedReader output) {
         try {
-            while (output.readLine() != null) {
-                // dynalite is quiet; anything it says is not needed, but the pipe must not fill up.
+            String line;
+            while ((line = output.readLine()) != null) {
+                synchronized (lastLines) {
+                    if (lastLines.size() == KEPT_LINES) lastLines.removeFirst();
+                    lastLines.addLast(line);
+                }
             }
         } catch (IOException ignored) {
             // the process ended
+        }
+        try {
+            int exit = process.waitFor();
+            if (!stopping) {
+                synchronized (lastLines) {
+                    System.err.println("batchpipe: dynalite (DynamoDB emulator) exited unexpectedly with code " + exit
+                            + (lastLines.isEmpty() ? "" : "; its last output:\n  " + String.join("\n  ", lastLines)));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -89,6 +115,7 @@ public final class Dynalite implements AutoCloseable {
 
     @Override
     public void close() {
+        stopping = true;
         process.destroy();
         try {
             if (!process.waitFor(3, TimeUnit.SECONDS)) process.destroyForcibly();
