@@ -9,6 +9,7 @@ import java.util.Locale;
  * run#&lt;runId&gt; / task#&lt;taskId&gt;            one final record per task (written once, conditionally)
  * run#&lt;runId&gt; / hash#&lt;taskId&gt;#&lt;index&gt;    one bcrypt hash
  * run#&lt;runId&gt; / progress#&lt;shard&gt;         which tasks have been counted (idempotent sets)
+ * run#&lt;runId&gt; / attempt#&lt;taskId&gt;         the last error of a task's failed delivery (read by the dead-letter recorder)
  * run#&lt;runId&gt; / summary                  the aggregator's report
  * </pre>
  */
@@ -20,6 +21,7 @@ public final class TableKeys {
     public static final String TASK_PREFIX = "task#";
     public static final String HASH_PREFIX = "hash#";
     public static final String PROGRESS_PREFIX = "progress#";
+    public static final String ATTEMPT_PREFIX = "attempt#";
 
     private TableKeys() {
     }
@@ -34,6 +36,10 @@ public final class TableKeys {
 
     public static String hashSk(String taskId, long index) {
         return HASH_PREFIX + taskId + "#" + String.format(Locale.ROOT, "%06d", index);
+    }
+
+    public static String attemptSk(String taskId) {
+        return ATTEMPT_PREFIX + taskId;
     }
 
     public static String progressSk(int shard) {

@@ -23,8 +23,10 @@ import java.util.function.Supplier;
 /**
  * Writes each task's final record exactly once and counts it on the run exactly once (see
  * {@link ProgressShards} for why sets rather than counters). The worker whose update completes the
- * run's last shard sends the run to the aggregator through the completions queue; a duplicate of that
- * message is harmless because the aggregator is idempotent.
+ * run's last shard sends the run to the aggregator through the completions queue and then marks the
+ * run record ({@code completionSentAt}), so that a late duplicate of a counted task does not notify
+ * again; a crash between the send and the mark repeats the send, which is harmless because the
+ * aggregator is idempotent.
  */
 public final class TaskRecordStore {
     private static final StructuredLog LOG = StructuredLog.of(TaskRecordStore.class);
@@ -48,6 +50,15 @@ public final class TaskRecordStore {
         this.completionsQueueUrl = completionsQueueUrl;
     }
 
+    /** What {@link #recordFinal} did: wrote the record, or found one an earlier delivery wrote. */
+    public record Recorded(boolean written, String status) {
+    }
+
+    /** Whether the run has a run record: a task of an unknown run can be neither counted nor reported. */
+    public boolean runExists(String runId) {
+        return shardCount(runId) != null;
+    }
+
     /** The task's final record, if one was written by an earlier delivery. */
     public Optional<Map<String, Object>> find(String runId, String taskId) {
         GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
@@ -57,10 +68,11 @@ public final class TaskRecordStore {
     }
 
     /**
-     * Writes the final record unless one exists, then counts the task. Returns false when an earlier
-     * delivery had already written it (nothing changes then, except finishing its bookkeeping).
+     * Writes the final record unless one exists, then counts the task with the status that is stored.
+     * When an earlier (or a concurrent duplicate) delivery had already written it, nothing changes except
+     * finishing its bookkeeping, and the answer says so with the stored status.
      */
-    public boolean recordFinal(Map<String, Object> record, WriteStats writes) {
+    public Recorded recordFinal(Map<String, Object> record, WriteStats writes) {
         String runId = (String) record.get("runId");
         String taskId = (String) record.get("taskId");
         Map<String, Object> values = new HashMap<>(record);
@@ -77,7 +89,45 @@ public final class TaskRecordStore {
         }
         String status = written ? (String) record.get("status") : find(runId, taskId).map(r -> (String) r.get("status")).orElseThrow();
         countOnce(runId, taskId, status, writes);
-        return written;
+        return new Recorded(written, status);
+    }
+
+    /**
+     * Keeps the last error of a failed delivery beside the task, so that whoever records the task
+     * after its last receive (the dead-letter recorder) can say why it failed. One small item per task,
+     * overwritten by each failed delivery; nothing is written for deliveries that succeed.
+     */
+    public void recordAttemptError(String runId, String taskId, int attempt, String error, long atMillis) {
+        dynamoDb.putItem(b -> b.tableName(table).item(Map.of(
+                TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
+                TableKeys.SK, AttributeValue.fromS(TableKeys.attemptSk(taskId)),
+                "taskId", AttributeValue.fromS(taskId),
+                "attempt", AttributeValue.fromN(Integer.toString(attempt)),
+                "error", AttributeValue.fromS(error.length() <= 1000 ? error : error.substring(0, 1000) + "…"),
+                "at", AttributeValue.fromN(Long.toString(atMillis)))));
+    }
+
+    /** The last error a failed delivery of the task recorded, if any, as "attempt N: error". */
+    public Optional<String> lastAttemptError(String runId, String taskId) {
+        GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(key(runId, TableKeys.attemptSk(taskId))));
+        if (!response.hasItem() || response.item().isEmpty() || !response.item().containsKey("error")) return Optional.empty();
+        Map<String, AttributeValue> item = response.item();
+        return Optional.of("attempt " + (item.containsKey("attempt") ? item.get("attempt").n() : "?") + ": " + item.get("error").s());
+    }
+
+    /**
+     * Marks the task's final record as having gone through the dead-letter queue, with the receive
+     * count SQS reported there. Idempotent (a second mark only repeats the same facts).
+     */
+    public void markDeadLettered(String runId, String taskId, int receiveCount, long atMillis) {
+        dynamoDb.updateItem(b -> b.tableName(table)
+                .key(key(runId, TableKeys.taskSk(taskId)))
+                .updateExpression("SET deadLetteredAt = if_not_exists(deadLetteredAt, :at), deadLetterReceives = :receives")
+                .conditionExpression("attribute_exists(pk)")
+                .expressionAttributeValues(Map.of(
+                        ":at", AttributeValue.fromN(Long.toString(atMillis)),
+                        ":receives", AttributeValue.fromN(Integer.toString(receiveCount)))));
     }
 
     /**
@@ -88,8 +138,9 @@ public final class TaskRecordStore {
     public void countOnce(String runId, String taskId, String status, WriteStats writes) {
         Integer shards = shardCount(runId);
         if (shards == null) {
-            LOG.warn("run record not found; task recorded but not counted", "runId", runId, "taskId", taskId);
-            return;
+            // Never acknowledge a task that was not counted: the message comes back, and after its last
+            // receive the dead-letter recorder sends it to the poison queue for a person to read.
+            throw new IllegalStateException("run " + runId + " has no run record; task " + taskId + " cannot be counted");
         }
         int shard = ProgressShards.shardOf(taskId, shards);
         Map<String, AttributeValue> progress;
@@ -109,8 +160,7 @@ public final class TaskRecordStore {
             progress = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
                     .key(key(runId, TableKeys.progressSk(shard)))).item();
             if (progress == null || progress.isEmpty()) {
-                LOG.warn("progress shard missing; task not counted", "runId", runId, "taskId", taskId);
-                return;
+                throw new IllegalStateException("run " + runId + " has no progress shard " + shard + "; task " + taskId + " cannot be counted");
             }
         }
         long planned = Long.parseLong(progress.get("planned").n());
@@ -124,12 +174,25 @@ public final class TaskRecordStore {
                 .expressionAttributeValues(Map.of(":shard", AttributeValue.fromSs(java.util.List.of(Integer.toString(shard)))))
                 .returnValues(ReturnValue.ALL_NEW)));
         int complete = run.attributes().get("completeShards").ss().size();
-        if (complete >= shards) {
-            SqsClient sqs = sqsClient.get();
-            sqs.sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
-            LOG.info("run complete; aggregator notified", "runId", runId);
+        if (complete < shards) {
+            return;
         }
+        if (run.attributes().containsKey(COMPLETION_SENT)) {
+            // A late duplicate of a counted task: the run's completion went out already.
+            LOG.info("run already complete; its completion was sent before");
+            return;
+        }
+        SqsClient sqs = sqsClient.get();
+        sqs.sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
+        writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
+                .key(key(runId, TableKeys.RUN_SK))
+                .updateExpression("SET " + COMPLETION_SENT + " = if_not_exists(" + COMPLETION_SENT + ", :now)")
+                .expressionAttributeValues(Map.of(":now", AttributeValue.fromN(Long.toString(System.currentTimeMillis()))))));
+        LOG.info("run complete; aggregator notified", "runId", runId);
     }
+
+    /** Set on the run record once the completion message was sent: later duplicates do not send it again. */
+    static final String COMPLETION_SENT = "completionSentAt";
 
     private Integer shardCount(String runId) {
         Integer cached = shardCounts.get(runId);

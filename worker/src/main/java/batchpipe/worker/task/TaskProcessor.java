@@ -25,12 +25,16 @@ import java.util.Optional;
  * message may be deleted (true) or must come back / go to the dead-letter queue (false).
  *
  * <ul>
- *   <li>not a task at all: false, so after maxReceiveCount SQS moves it to the DLQ;</li>
+ *   <li>not a task at all, or a task of a run that has no run record: false, so after maxReceiveCount
+ *       SQS moves it to the DLQ, whose recorder hands it to the poison queue;</li>
  *   <li>a task that can never succeed: recorded {@code rejected}, true (no retry);</li>
- *   <li>a transient failure: false (retried); on the last allowed receive it is first recorded
- *       {@code failed} with the error, so the run's books stay complete;</li>
+ *   <li>a transient failure: false (retried), its error kept beside the task; on the last allowed
+ *       receive it is first recorded {@code failed} with the error, so the run's books stay complete;</li>
  *   <li>success: recorded {@code done}, true.</li>
  * </ul>
+ * Whatever this cannot finish on a message's last receive (a crash, a timeout, a record or count that
+ * could not be written) is finished by the dead-letter recorder, which records and counts every task
+ * that reaches the dead-letter queue.
  */
 public final class TaskProcessor {
     private static final StructuredLog LOG = StructuredLog.of(TaskProcessor.class);
@@ -87,6 +91,12 @@ public final class TaskProcessor {
     private boolean run(Task task, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt) {
         WriteStats writes = new WriteStats();
         try {
+            if (!records.runExists(task.runId())) {
+                // Nothing could count or report it: fail it, so it reaches the dead-letter queue (and from
+                // there the poison queue) instead of leaving a record that no run will ever read.
+                LOG.warn("task of a run that has no run record; failing it so it reaches the dead-letter queue", "attempt", attempt);
+                return false;
+            }
             Optional<Map<String, Object>> earlier = records.find(task.runId(), task.taskId());
             if (earlier.isPresent()) {
                 // A redelivery of a finished task: change nothing, only finish its bookkeeping.
@@ -118,20 +128,40 @@ public final class TaskProcessor {
             } else {
                 LOG.warn("task failed transiently; it will be retried", "attempt", attempt, "reason", reason);
                 metrics.task(task.kind().wireName(), "retried", elapsedMs(startedAt));
+                keepAttemptError(task, attempt, reason);
             }
             return false;
         }
         Map<String, Object> record = finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(),
                 "done", null, startedAt, attempt, invocation);
         record.putAll(result);
-        boolean recorded = recordQuietly(record, writes, message);
-        if (recorded) {
+        TaskRecordStore.Recorded recorded = record(record, writes);
+        if (recorded == null) {
+            keepAttemptError(task, attempt, "the task ran but its record could not be written or counted");
+            return false;
+        }
+        if (recorded.written()) {
             metrics.task(task.kind().wireName(), "done", (Long) record.get("durationMs"));
             if (result.get("events") instanceof Long events) metrics.scanned(events, (Long) result.get("bytes"));
             if (result.get("hashes") instanceof Integer hashed) metrics.hashed(hashed);
             LOG.info("task done", "durationMs", record.get("durationMs"), "attempt", attempt);
+        } else {
+            // Another delivery of the same message (SQS is at-least-once) recorded the task first: this
+            // run's work is discarded and the task counted once, with the status that delivery stored.
+            metrics.task(task.kind().wireName(), "duplicate", (Long) record.get("durationMs"));
+            LOG.info("duplicate delivery: another delivery recorded this task first; counted once with its status",
+                    "storedStatus", recorded.status(), "attempt", attempt);
         }
-        return recorded;
+        return true;
+    }
+
+    /** Best effort: the error only helps explain a task that later dead-letters. */
+    private void keepAttemptError(Task task, int attempt, String reason) {
+        try {
+            records.recordAttemptError(task.runId(), task.taskId(), attempt, reason, clock.millis());
+        } catch (RuntimeException e) {
+            LOG.warn("could not keep the attempt's error", "reason", e.getMessage());
+        }
     }
 
     private long elapsedMs(Instant startedAt) {
@@ -193,16 +223,20 @@ public final class TaskProcessor {
 
     /** Writes the final record; a failure to write it is transient, so the message comes back. */
     private boolean recordQuietly(Map<String, Object> record, WriteStats writes, SQSMessage message) {
+        return record(record, writes) != null;
+    }
+
+    /** Writes and counts the final record; null when that failed (the message must come back). */
+    private TaskRecordStore.Recorded record(Map<String, Object> record, WriteStats writes) {
         try {
             // The write of the record itself is one more DynamoDB call of this task.
             record.put("ddbWriteCalls", writes.calls() + 1);
             record.put("ddbWriteMsTotal", writes.totalMs());
             record.put("ddbWriteMsMax", writes.maxMs());
-            records.recordFinal(record, writes);
-            return true;
+            return records.recordFinal(record, writes);
         } catch (RuntimeException e) {
-            LOG.error("could not write the task record; the message will be retried", e);
-            return false;
+            LOG.error("could not write or count the task record; the message will be retried", e);
+            return null;
         }
     }
 

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.CALLS_REAL_METHODS;
 import static org.mockito.Mockito.doAnswer;
@@ -135,9 +136,9 @@ class TaskRecordStoreTest {
         updates.put("progress#001", progress(5, TASK));
         WriteStats writes = new WriteStats();
 
-        boolean written = store.recordFinal(record("done"), writes);
+        TaskRecordStore.Recorded recorded = store.recordFinal(record("done"), writes);
 
-        assertThat(written).isTrue();
+        assertThat(recorded).isEqualTo(new TaskRecordStore.Recorded(true, "done"));
         ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
         verify(dynamoDb).putItem(put.capture());
         assertThat(put.getValue().tableName()).isEqualTo(TABLE);
@@ -164,9 +165,9 @@ class TaskRecordStoreTest {
         updates.put("progress#001", null);                       // already counted: the condition fails
         items.put("progress#001", progress(5, TASK, "hash-000004"));
 
-        boolean written = store.recordFinal(record("done"), new WriteStats());
+        TaskRecordStore.Recorded recorded = store.recordFinal(record("done"), new WriteStats());
 
-        assertThat(written).isFalse();
+        assertThat(recorded).isEqualTo(new TaskRecordStore.Recorded(false, "failed"));
         UpdateItemRequest count = updateRequests(1).get(0);
         assertThat(count.expressionAttributeNames()).isEqualTo(Map.of("#status", "failed"));
         assertThat(count.conditionExpression()).isEqualTo("attribute_exists(pk) AND NOT contains(counted, :taskId)");
@@ -245,9 +246,9 @@ class TaskRecordStoreTest {
 
         store.countOnce("r1", TASK, "done", writes);
 
-        assertThat(updateRequests(2).get(0).key().get("sk")).isEqualTo(AttributeValue.fromS("progress#000"));
+        assertThat(updateRequests(3).get(0).key().get("sk")).isEqualTo(AttributeValue.fromS("progress#000"));
         verify(sqs).sendMessage(any(SendMessageRequest.class));
-        assertThat(writes.calls()).isEqualTo(2);
+        assertThat(writes.calls()).isEqualTo(3);
     }
 
     @Test
@@ -263,21 +264,98 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_withoutRunRecordCountsNothing() {
-        store.countOnce("r1", TASK, "done", new WriteStats());
+    void countOnce_withoutRunRecordFailsRatherThanAcknowledgeAnUncountedTask() {
+        // Regression: this used to log a warning and return, so the worker deleted the message of a task
+        // that was recorded but never counted, and its run could never complete.
+        assertThatThrownBy(() -> store.countOnce("r1", TASK, "done", new WriteStats()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("run r1 has no run record");
 
         verify(dynamoDb, never()).updateItem(any(UpdateItemRequest.class));
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
     }
 
     @Test
-    void countOnce_withoutProgressShardCountsNothing() {
+    void countOnce_withoutProgressShardFailsRatherThanAcknowledgeAnUncountedTask() {
         runWithShards(3);
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        assertThatThrownBy(() -> store.countOnce("r1", TASK, "done", new WriteStats()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no progress shard 1");
 
         updateRequests(1);
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void countOnce_lateDuplicateOfACompletedRunDoesNotNotifyAgain() {
+        runWithShards(1);
+        updates.put("progress#000", null);                       // already counted
+        items.put("progress#000", progress(1, TASK));
+        Map<String, AttributeValue> run = new HashMap<>(completeShards("0"));
+        run.put("completionSentAt", AttributeValue.fromN("1764547200000"));
+        updates.put("run", run);
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+        assertThat(updateRequests(2)).extracting(r -> r.key().get("sk").s()).containsExactly("progress#000", "run");
+    }
+
+    @Test
+    void countOnce_marksTheRunAfterSendingItsCompletion() {
+        runWithShards(1);
+        updates.put("progress#000", progress(1, TASK));
+        updates.put("run", completeShards("0"));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        verify(sqs).sendMessage(any(SendMessageRequest.class));
+        UpdateItemRequest mark = updateRequests(3).get(2);
+        assertThat(mark.key().get("sk").s()).isEqualTo("run");
+        assertThat(mark.updateExpression()).isEqualTo("SET completionSentAt = if_not_exists(completionSentAt, :now)");
+    }
+
+    @Test
+    void countOnce_aRedeliveryAfterACrashBeforeTheSendStillNotifies() {
+        // The shard and the run's completeShards were updated, then the instance died before sending:
+        // the redelivery finds the task counted and the run complete but not yet notified.
+        runWithShards(1);
+        updates.put("progress#000", null);
+        items.put("progress#000", progress(1, TASK));
+        updates.put("run", completeShards("0"));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        verify(sqs).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void runExists_isFalseWithoutRunRecord() {
+        assertThat(store.runExists("r1")).isFalse();
+        runWithShards(2);
+        assertThat(store.runExists("r1")).isTrue();
+    }
+
+    @Test
+    void recordAttemptError_keepsTheLastErrorBesideTheTaskAndItReadsBack() {
+        store.recordAttemptError("r1", TASK, 2, "IOException: reset", 1_000L);
+
+        ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(dynamoDb).putItem(put.capture());
+        assertThat(put.getValue().item()).containsEntry("sk", AttributeValue.fromS("attempt#" + TASK))
+                .containsEntry("attempt", AttributeValue.fromN("2")).containsEntry("error", AttributeValue.fromS("IOException: reset"));
+        items.put("attempt#" + TASK, put.getValue().item());
+        assertThat(store.lastAttemptError("r1", TASK)).contains("attempt 2: IOException: reset");
+    }
+
+    @Test
+    void markDeadLettered_setsTheMarkOnlyOnAnExistingRecordAndKeepsTheFirstTime() {
+        updates.put("task#" + TASK, Map.of());
+
+        store.markDeadLettered("r1", TASK, 6, 5_000L);
+
+        UpdateItemRequest mark = updateRequests(1).get(0);
+        assertThat(mark.conditionExpression()).isEqualTo("attribute_exists(pk)");
+        assertThat(mark.updateExpression()).isEqualTo("SET deadLetteredAt = if_not_exists(deadLetteredAt, :at), deadLetterReceives = :receives");
     }
 
     @Test

@@ -26,6 +26,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
@@ -81,6 +82,9 @@ class TaskProcessorTest {
     @BeforeEach
     void setUp() {
         records = mock(TaskRecordStore.class);
+        when(records.runExists(anyString())).thenReturn(true);
+        when(records.recordFinal(anyMap(), any())).thenAnswer(call ->
+                new TaskRecordStore.Recorded(true, (String) call.<Map<String, Object>>getArgument(0).get("status")));
         scans = mock(ScanExecutor.class);
         hashes = mock(HashExecutor.class);
         processor = new TaskProcessor(new TaskCodec(TaskLimits.defaults()), records, scans, hashes, 3,
@@ -223,6 +227,7 @@ class TaskProcessorTest {
         boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
 
         assertThat(deletable).isTrue();
+        verify(records).runExists("r1");
         verify(records).find("r1", "hash-000001");
         verify(records).countOnce(eq("r1"), eq("hash-000001"), eq("done"), any(WriteStats.class));
         verifyNoMoreInteractions(records);
@@ -260,6 +265,38 @@ class TaskProcessorTest {
         doThrow(new IllegalStateException("DynamoDB unavailable")).when(records).recordFinal(anyMap(), any());
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
+    }
+
+    @Test
+    void process_taskOfARunWithoutRunRecordIsFailedSoItReachesTheDeadLetterQueue() throws Exception {
+        // Regression: such a task used to run, be recorded, and be acknowledged without being counted.
+        when(records.runExists("r1")).thenReturn(false);
+
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
+        verify(records, never()).recordFinal(anyMap(), any());
+        verifyNoInteractions(hashes, scans);
+    }
+
+    @Test
+    void process_transientFailureKeepsItsErrorForTheDeadLetterRecorder() throws Exception {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+
+        processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+
+        verify(records).recordAttemptError(eq("r1"), eq("hash-000001"), eq(2), eq("IllegalStateException: throttled"), anyLong());
+    }
+
+    @Test
+    void process_duplicateThatLostTheConditionalWriteIsAcknowledgedAndNotCountedAsDone() throws Exception {
+        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(records.recordFinal(anyMap(), any())).thenReturn(new TaskRecordStore.Recorded(false, "done"));
+
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isTrue();
+        assertThat(metrics.tasks("hash", "duplicate")).isEqualTo(1);
+        assertThat(metrics.tasks("hash", "done")).isZero();
+        assertThat(metrics.hashes()).isZero();
     }
 
     @Test

@@ -1,0 +1,44 @@
+package batchpipe.worker.deadletter;
+
+import batchpipe.common.aws.AwsClients;
+import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.task.TaskCodec;
+import batchpipe.worker.batch.SqsEventJson;
+import batchpipe.worker.record.TaskRecordStore;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.lambda.powertools.logging.PowertoolsLogging;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Clock;
+
+/**
+ * Fed by the tasks dead-letter queue: hands each batch to {@link DeadLetterRecorder} and answers with the
+ * partial batch response. Ships in the worker's artifact (it shares the worker's record store), as a
+ * function of its own with a small role: it never reads S3 and never hashes.
+ */
+public final class DeadLetterHandler implements RequestStreamHandler {
+    private final DeadLetterRecorder recorder;
+
+    public DeadLetterHandler() {
+        this(DeadLetterConfig.from(FunctionEnvironment.current()), AwsClients.dynamoDb(), AwsClients.sqs());
+    }
+
+    DeadLetterHandler(DeadLetterConfig config, DynamoDbClient dynamoDb, SqsClient sqs) {
+        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqs, config.tableName(), config.completionsQueueUrl());
+        this.recorder = new DeadLetterRecorder(new TaskCodec(config.limits()), records,
+                new PoisonQueue(sqs, config.poisonQueueUrl()), Clock.systemUTC());
+    }
+
+    @Override
+    public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+        byte[] event = input.readAllBytes();
+        SQSBatchResponse response = PowertoolsLogging.withLogging(context, () -> recorder.record(SqsEventJson.records(event)));
+        output.write(SqsEventJson.write(response));
+    }
+}

@@ -1,0 +1,156 @@
+package batchpipe.worker.deadletter;
+
+import batchpipe.common.log.StructuredLog;
+import batchpipe.common.task.InvalidTaskException;
+import batchpipe.common.task.NotATaskException;
+import batchpipe.common.task.Task;
+import batchpipe.common.task.TaskCodec;
+import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.task.WriteStats;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Finishes the books of every task that reached the tasks dead-letter queue, so that its run ends.
+ * A message lands there after maxReceiveCount receives whatever happened on them: the task failed
+ * every time, its worker crashed or timed out on the last one (no {@code failed} record then), or it
+ * even ran and was recorded but its count never went through. For each message, exactly once however
+ * often it is delivered here:
+ * <ol>
+ *   <li>a task of a known run without a final record is recorded {@code failed}, with the receive count
+ *       and the last error a worker kept for it ({@code attempt#} item), if any;</li>
+ *   <li>its final record (whatever its status) is marked {@code deadLetteredAt};</li>
+ *   <li>it is counted on the run, which completes the run when it was the last task.</li>
+ * </ol>
+ * Every step is conditional or idempotent, like the worker's. A message that is not a task, or whose
+ * run has no run record, cannot be recorded against any run: it goes to the poison queue. A step that
+ * fails (a throttled write) fails the message, which comes back here after the queue's visibility
+ * timeout.
+ */
+public final class DeadLetterRecorder {
+    private static final StructuredLog LOG = StructuredLog.of(DeadLetterRecorder.class);
+
+    private final TaskCodec codec;
+    private final TaskRecordStore records;
+    private final PoisonQueue poison;
+    private final Clock clock;
+
+    public DeadLetterRecorder(TaskCodec codec, TaskRecordStore records, PoisonQueue poison, Clock clock) {
+        this.codec = codec;
+        this.records = records;
+        this.poison = poison;
+        this.clock = clock;
+    }
+
+    /** The partial batch response: the ids of the messages whose books could not be finished now. */
+    public SQSBatchResponse record(List<SQSMessage> messages) {
+        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+        for (SQSMessage message : messages == null ? List.<SQSMessage>of() : messages) {
+            boolean finished;
+            try {
+                finished = recordOne(message);
+            } catch (RuntimeException e) {
+                LOG.error("could not finish a dead-lettered message's books; it will come back", e, "messageId", message.getMessageId());
+                finished = false;
+            }
+            if (!finished) failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
+        }
+        return new SQSBatchResponse(failures);
+    }
+
+    private boolean recordOne(SQSMessage message) {
+        int receives = receiveCount(message);
+        String runId;
+        String taskId;
+        String kind;
+        Long enqueuedAt = null;
+        try {
+            Task task = codec.decode(message.getBody());
+            runId = task.runId();
+            taskId = task.taskId();
+            kind = task.kind().wireName();
+            enqueuedAt = task.enqueuedAt() == null ? null : task.enqueuedAt().toEpochMilli();
+        } catch (NotATaskException e) {
+            poison.send(message, "not a task: " + e.getMessage());
+            LOG.warn("dead-lettered message is not a task; moved to the poison queue", "messageId", message.getMessageId(),
+                    "reason", e.getMessage());
+            return true;
+        } catch (InvalidTaskException e) {
+            // It names its run and task: it belongs to the run's books like any other task.
+            runId = e.runId();
+            taskId = e.taskId();
+            kind = e.kind();
+        }
+        String finalRunId = runId;
+        String finalTaskId = taskId;
+        String finalKind = kind;
+        Long finalEnqueuedAt = enqueuedAt;
+        Map<String, String> ids = new LinkedHashMap<>();
+        ids.put("runId", runId);
+        ids.put("taskId", taskId);
+        ids.put("messageId", message.getMessageId());
+        return StructuredLog.withContext(ids, () -> finish(message, finalRunId, finalTaskId, finalKind, finalEnqueuedAt, receives));
+    }
+
+    private boolean finish(SQSMessage message, String runId, String taskId, String kind, Long enqueuedAt, int receives) {
+        if (!records.runExists(runId)) {
+            poison.send(message, "run " + runId + " has no run record: task " + taskId + " cannot be recorded against it");
+            LOG.warn("dead-lettered task of a run that has no run record; moved to the poison queue");
+            return true;
+        }
+        WriteStats writes = new WriteStats();
+        Optional<Map<String, Object>> existing = records.find(runId, taskId);
+        String status;
+        if (existing.isPresent()) {
+            status = String.valueOf(existing.get().get("status"));
+            records.markDeadLettered(runId, taskId, receives, clock.millis());
+            records.countOnce(runId, taskId, status, writes);
+        } else {
+            String reason = "reached the dead-letter queue (SQS receive count " + receives + "); "
+                    + records.lastAttemptError(runId, taskId).map(e -> "last error: " + e)
+                    .orElse("no delivery recorded an error (the worker crashed, timed out or could not write)");
+            TaskRecordStore.Recorded recorded = records.recordFinal(failedRecord(runId, taskId, kind, enqueuedAt, reason, receives), writes);
+            status = recorded.status();
+            // recordFinal counted it; the mark comes after, and a crash before it only leaves the mark
+            // to the next delivery of this message.
+            records.markDeadLettered(runId, taskId, receives, clock.millis());
+        }
+        LOG.info("dead-lettered task recorded and counted", "status", status, "receives", receives);
+        return true;
+    }
+
+    private Map<String, Object> failedRecord(String runId, String taskId, String kind, Long enqueuedAt, String reason, int receives) {
+        long now = clock.millis();
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("runId", runId);
+        record.put("taskId", taskId);
+        record.put("kind", kind == null ? "unknown" : kind);
+        record.put("status", "failed");
+        record.put("reason", reason);
+        if (enqueuedAt != null) record.put("enqueuedAt", enqueuedAt);
+        // The task never finished anywhere: it is recorded when its books are closed, taking no time.
+        record.put("startedAt", now);
+        record.put("finishedAt", now);
+        record.put("durationMs", 0L);
+        record.put("attempt", receives);
+        record.put("recordedBy", "dead-letter recorder");
+        return record;
+    }
+
+    static int receiveCount(SQSMessage message) {
+        Map<String, String> attributes = message.getAttributes();
+        String count = attributes == null ? null : attributes.get("ApproximateReceiveCount");
+        try {
+            return count == null ? 0 : Integer.parseInt(count);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}

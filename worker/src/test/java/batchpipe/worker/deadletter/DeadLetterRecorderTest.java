@@ -1,0 +1,143 @@
+package batchpipe.worker.deadletter;
+
+import batchpipe.common.task.TaskCodec;
+import batchpipe.common.task.TaskLimits;
+import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.task.WriteStats;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+/** Every message of the tasks dead-letter queue ends recorded and counted, or in the poison queue. */
+class DeadLetterRecorderTest {
+    private static final String HASH_BODY = "{\"v\":1,\"runId\":\"r1\",\"taskId\":\"hash-000002\",\"kind\":\"hash\","
+            + "\"enqueuedAt\":\"2026-11-30T01:02:03Z\",\"cost\":4,\"count\":2,\"prefix\":\"p_\",\"start\":3}";
+    private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
+
+    private TaskRecordStore records;
+    private PoisonQueue poison;
+    private DeadLetterRecorder recorder;
+
+    @BeforeEach
+    void setUp() {
+        records = mock(TaskRecordStore.class);
+        poison = mock(PoisonQueue.class);
+        when(records.runExists("r1")).thenReturn(true);
+        when(records.find(anyString(), anyString())).thenReturn(Optional.empty());
+        when(records.lastAttemptError(anyString(), anyString())).thenReturn(Optional.empty());
+        when(records.recordFinal(anyMap(), any())).thenAnswer(call ->
+                new TaskRecordStore.Recorded(true, (String) call.<Map<String, Object>>getArgument(0).get("status")));
+        recorder = new DeadLetterRecorder(new TaskCodec(TaskLimits.defaults()), records, poison, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    private static SQSMessage message(String id, String body, String receiveCount) {
+        SQSMessage m = new SQSMessage();
+        m.setMessageId(id);
+        m.setBody(body);
+        m.setAttributes(Map.of("ApproximateReceiveCount", receiveCount));
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> recorded() {
+        ArgumentCaptor<Map<String, Object>> captor = ArgumentCaptor.forClass(Map.class);
+        verify(records).recordFinal(captor.capture(), any(WriteStats.class));
+        return captor.getValue();
+    }
+
+    @Test
+    void record_taskWithoutRecordIsRecordedFailedWithTheLastErrorCountedAndMarked() {
+        // Regression for the run that stalled for ever: a task whose worker crashed or timed out on its
+        // last receive reached the dead-letter queue with no record, and nothing ever counted it.
+        when(records.lastAttemptError("r1", "hash-000002")).thenReturn(Optional.of("attempt 4: IOException: reset"));
+
+        SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6")));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(recorded()).containsEntry("runId", "r1").containsEntry("taskId", "hash-000002").containsEntry("kind", "hash")
+                .containsEntry("status", "failed").containsEntry("attempt", 6)
+                .containsEntry("enqueuedAt", Instant.parse("2026-11-30T01:02:03Z").toEpochMilli())
+                .containsEntry("reason", "reached the dead-letter queue (SQS receive count 6); last error: attempt 4: IOException: reset");
+        verify(records).markDeadLettered("r1", "hash-000002", 6, NOW.toEpochMilli());
+        verifyNoInteractions(poison);
+    }
+
+    @Test
+    void record_taskRecordedButNeverCountedIsCountedWithItsStoredStatus() {
+        // Regression for "recorded done but never counted": the last delivery wrote the record and died
+        // (or was throttled) before its count; the run could never complete.
+        when(records.find("r1", "hash-000002")).thenReturn(Optional.of(Map.of("status", "done")));
+
+        SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6")));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        verify(records, never()).recordFinal(anyMap(), any());
+        verify(records).markDeadLettered("r1", "hash-000002", 6, NOW.toEpochMilli());
+        verify(records).countOnce(eq("r1"), eq("hash-000002"), eq("done"), any(WriteStats.class));
+    }
+
+    @Test
+    void record_messageThatIsNotATaskGoesToThePoisonQueue() {
+        SQSMessage notATask = message("m1", "poison: not a task", "4");
+
+        SQSBatchResponse response = recorder.record(List.of(notATask));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        verify(poison).send(eq(notATask), org.mockito.ArgumentMatchers.startsWith("not a task: "));
+        verify(records, never()).recordFinal(anyMap(), any());
+    }
+
+    @Test
+    void record_taskOfAnUnknownRunGoesToThePoisonQueue() {
+        String body = HASH_BODY.replace("\"r1\"", "\"no-such-run\"");
+        SQSMessage message = message("m1", body, "4");
+
+        recorder.record(List.of(message));
+
+        verify(poison).send(message, "run no-such-run has no run record: task hash-000002 cannot be recorded against it");
+        verify(records, never()).recordFinal(anyMap(), any());
+        verify(records, never()).countOnce(anyString(), anyString(), anyString(), any());
+    }
+
+    @Test
+    void record_failedStepReturnsOnlyThatMessageToTheQueue() {
+        doThrow(new IllegalStateException("throttled")).when(records).countOnce(eq("r1"), eq("hash-000003"), anyString(), any());
+        when(records.find("r1", "hash-000003")).thenReturn(Optional.of(Map.of("status", "done")));
+        String other = HASH_BODY.replace("hash-000002", "hash-000003");
+
+        SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6"), message("m2", other, "6")));
+
+        assertThat(response.getBatchItemFailures()).extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier).containsExactly("m2");
+    }
+
+    @Test
+    void record_invalidTaskNamingItsRunIsRecordedLikeAnyOtherTask() {
+        String tooCostly = HASH_BODY.replace("\"cost\":4", "\"cost\":31");
+
+        recorder.record(List.of(message("m1", tooCostly, "5")));
+
+        assertThat(recorded()).containsEntry("taskId", "hash-000002").containsEntry("status", "failed");
+        verifyNoInteractions(poison);
+    }
+}
