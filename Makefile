@@ -5,7 +5,7 @@
 # bin/build-function, which builds the function's layout module (deploy/functions/<module>) with
 # Maven and copies its target/function folder: classes at the root, jars in lib/.
 #
-# Without the sam CLI: `make build-all` builds all three into .aws-sam/manual/<LogicalId>, and
+# Without the sam CLI: `make build-all` builds all four into .aws-sam/manual/<LogicalId>, and
 # `make check-artifacts` does that and then checks the layout, as CI would.
 
 SHELL := /bin/bash
@@ -15,7 +15,7 @@ SHELL := /bin/bash
 
 MANUAL_DIR := .aws-sam/manual
 
-.PHONY: build-ProducerFunction build-WorkerFunction build-WorkerTwinFunction build-AggregatorFunction \
+.PHONY: build-ProducerFunction build-WorkerFunction build-WorkerTwinFunction build-AggregatorFunction build-DeadLetterRecorderFunction \
         build-all check-artifacts clean-artifacts
 
 build-ProducerFunction:
@@ -32,10 +32,15 @@ build-WorkerTwinFunction:
 build-AggregatorFunction:
 	bash bin/build-function aggregator "$(ARTIFACTS_DIR)"
 
+# The dead-letter recorder is another handler in the worker's artifact.
+build-DeadLetterRecorderFunction:
+	bash bin/build-function worker "$(ARTIFACTS_DIR)"
+
 build-all: clean-artifacts
 	$(MAKE) --no-print-directory build-ProducerFunction ARTIFACTS_DIR="$(CURDIR)/$(MANUAL_DIR)/ProducerFunction"
 	$(MAKE) --no-print-directory build-WorkerFunction ARTIFACTS_DIR="$(CURDIR)/$(MANUAL_DIR)/WorkerFunction"
 	$(MAKE) --no-print-directory build-AggregatorFunction ARTIFACTS_DIR="$(CURDIR)/$(MANUAL_DIR)/AggregatorFunction"
+	$(MAKE) --no-print-directory build-DeadLetterRecorderFunction ARTIFACTS_DIR="$(CURDIR)/$(MANUAL_DIR)/DeadLetterRecorderFunction"
 
 # Builds all three from scratch, then fails unless each folder holds its handler at the root and
 # the libraries it needs in lib/, and none of what must not ship (see bin/check-artifacts).

@@ -121,7 +121,7 @@ class StackTemplateTest {
     void everyHandlerClassExistsOnTheClasspath() throws Exception {
         StackTemplate template = StackTemplate.load(TEMPLATE, Map.of());
         TemplateResolver resolver = resolverFor(template);
-        assertThat(template.functionIds()).containsExactlyInAnyOrder("ProducerFunction", "WorkerFunction", "WorkerTwinFunction",
+        assertThat(template.functionIds()).containsExactlyInAnyOrder("ProducerFunction", "WorkerFunction", "WorkerTwinFunction", "DeadLetterRecorderFunction",
                 "AggregatorFunction");
         for (String id : template.functionIds()) {
             FunctionDefinition f = template.function(id, "batchpipe", resolver);

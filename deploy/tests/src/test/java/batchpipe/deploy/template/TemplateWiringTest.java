@@ -44,7 +44,8 @@ class TemplateWiringTest {
             "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned");
     /** Set on a function for a library it ships rather than for its own code. */
     private static final Map<String, String> READ_BY_LIBRARIES = Map.of(
-            "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints");
+            "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints",
+            "POWERTOOLS_SERVICE_NAME", "Powertools logging: the service field of every log line");
     /** Granted beyond the code's own calls, on purpose. */
     private static final Map<String, Set<String>> DELIBERATE_EXTRAS = Map.of(
             "worker", Set.of("s3:ListBucket")); // S3 answers a missing key with 404 (permanent, clear message), not 403
@@ -108,7 +109,7 @@ class TemplateWiringTest {
     void everyVariableTheCodeReads_isSetOrDefaultsOnPurpose() throws IOException {
         for (String id : template.functionIds()) {
             Map<String, String> env = function(id).environment();
-            Code code = code(moduleOf(id));
+            Code code = code(id);
             assertThat(env.keySet()).as(id + ": variables its code requires").containsAll(code.requiredVariables);
             for (String optional : code.optionalVariables) {
                 if (env.containsKey(optional) || optional.startsWith("AWS_")) continue; // Lambda and the SDK set AWS_*
@@ -121,7 +122,7 @@ class TemplateWiringTest {
     @Test
     void everyVariableSetOnAFunction_isReadByItsCodeOrItsRuntime() throws IOException {
         for (String id : template.functionIds()) {
-            Code code = code(moduleOf(id));
+            Code code = code(id);
             for (String variable : function(id).environment().keySet()) {
                 boolean read = code.requiredVariables.contains(variable) || code.optionalVariables.contains(variable)
                         || variable.equals("JAVA_TOOL_OPTIONS") || variable.startsWith("AWS_ENDPOINT_URL")
@@ -265,7 +266,7 @@ class TemplateWiringTest {
                 .map(e -> logicalIdOf(e.getValue())).toList();
         List<String> buckets = List.of("DataBucket", "ScanBucket");
         List<Need> needs = new ArrayList<>();
-        for (String call : code(moduleOf(functionId)).sdkCalls) {
+        for (String call : code(functionId).sdkCalls) {
             String client = call.substring(0, call.indexOf('.'));
             String operation = call.substring(call.indexOf('.') + 1);
             String pascal = operation.substring(0, 1).toUpperCase(Locale.ROOT) + operation.substring(1);
@@ -301,17 +302,25 @@ class TemplateWiringTest {
 
     private static final Map<String, Code> CODE = new HashMap<>();
 
-    /** The module's main sources plus the common classes they name (and those name, and so on), priming left out. */
-    private static Code code(String module) throws IOException {
-        Code known = CODE.get(module);
+    /**
+     * The function's code: its handler class and every class of its module and of common that it names
+     * (and those name, and so on), priming left out. Two functions may share a module (the worker and the
+     * dead-letter recorder): each is held to what its own handler reaches, not to its neighbour's calls.
+     */
+    private static Code code(String functionId) throws IOException {
+        Code known = CODE.get(functionId);
         if (known != null) return known;
-        Map<String, String> common = sources(home.resolve("common/src/main/java"));
-        List<String> texts = new ArrayList<>(sources(home.resolve(module).resolve("src/main/java")).values());
-        Set<String> included = new LinkedHashSet<>();
+        String handlerClass = function(functionId).handlerClass();
+        String handler = handlerClass.substring(handlerClass.lastIndexOf('.') + 1);
+        Map<String, String> candidates = new LinkedHashMap<>(sources(home.resolve("common/src/main/java")));
+        candidates.putAll(sources(home.resolve(moduleOf(functionId)).resolve("src/main/java")));
+        assertThat(candidates).as(functionId + " handler source").containsKey(handler);
+        List<String> texts = new ArrayList<>(List.of(candidates.get(handler)));
+        Set<String> included = new LinkedHashSet<>(List.of(handler));
         for (boolean grew = true; grew; ) {
             grew = false;
             String all = String.join("\n", texts);
-            for (Map.Entry<String, String> c : common.entrySet()) {
+            for (Map.Entry<String, String> c : candidates.entrySet()) {
                 if (!included.contains(c.getKey()) && Pattern.compile("\\b" + c.getKey() + "\\b").matcher(all).find()) {
                     included.add(c.getKey());
                     texts.add(c.getValue());
@@ -328,7 +337,7 @@ class TemplateWiringTest {
             collect(OPTIONAL_VARIABLE.matcher(text), m -> m.group(1), optional);
         }
         Code code = new Code(calls, required, optional);
-        CODE.put(module, code);
+        CODE.put(functionId, code);
         return code;
     }
 
