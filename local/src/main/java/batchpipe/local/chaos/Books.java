@@ -8,7 +8,6 @@ import batchpipe.local.stack.LocalStack;
 import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.model.S3Object;
-import software.amazon.awssdk.services.sqs.model.Message;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,20 +28,31 @@ import java.util.TreeSet;
  *       equal the records by status;</li>
  *   <li>every done hash task has exactly its batch of hash items, indexes start..start+count-1, each
  *       verifying against its password;</li>
- *   <li>the dead-letter queue holds exactly the tasks recorded as failed;</li>
+ *   <li>every task recorded as failed went through the dead-letter queue (its recorder marked it), and
+ *       the dead-letter queue and the poison queue are empty: nothing is left unrecorded;</li>
  *   <li>the aggregator's summary exists.</li>
  * </ol>
+ * and says for every planned task where it ended: planned, recorded once, counted once, and its status,
+ * with "via dead letter" when the dead-letter recorder closed its books.
  */
 public final class Books {
-    /** The audit's figures and every discrepancy found (none when the books balance). */
+    /** One task's books: planned or not, how many records and counts it has, and where it ended. */
+    public record TaskBooks(String taskId, boolean planned, int records, int counted, String status, boolean deadLettered) {
+        public String line() {
+            return String.format(Locale.ROOT, "%-22s planned %-3s recorded %dx  counted %dx  ended %s", taskId, planned ? "yes" : "NO",
+                    records, counted, status == null ? "NOWHERE" : status + (deadLettered ? " (via dead letter)" : ""));
+        }
+    }
+
+    /** The audit's figures, every task's books, and every discrepancy found (none when the books balance). */
     public record Audit(long planned, Map<String, Long> recordsByStatus, Map<String, Long> countersByStatus, long counted,
-                        long hashItems, long deadLetters, List<String> problems) {
+                        long hashItems, long deadLetters, List<TaskBooks> tasks, List<String> problems) {
         public boolean balanced() {
             return problems.isEmpty();
         }
 
         public String summary() {
-            return String.format(Locale.ROOT, "planned %d, records %s, counters %s, counted %d, hash items %d, dead letters %d: %s",
+            return String.format(Locale.ROOT, "planned %d, records %s, counters %s, counted %d, hash items %d, closed via dead letter %d: %s",
                     planned, recordsByStatus, countersByStatus, counted, hashItems, deadLetters,
                     balanced() ? "the books balance" : problems.size() + " problems: " + problems);
         }
@@ -58,6 +68,7 @@ public final class Books {
         Map<String, Map<String, AttributeValue>> records = new TreeMap<>();
         Map<String, List<Map<String, AttributeValue>>> hashes = new TreeMap<>();
         Set<String> counted = new HashSet<>();
+        Map<String, Integer> countedTimes = new TreeMap<>();
         Map<String, Long> counters = new TreeMap<>();
         Map<String, AttributeValue> run = null;
         boolean summary = false;
@@ -72,6 +83,7 @@ public final class Books {
                 plannedFromShards += Long.parseLong(item.get("planned").n());
                 if (item.containsKey("counted")) {
                     for (String id : item.get("counted").ss()) {
+                        countedTimes.merge(id, 1, Integer::sum);
                         if (!counted.add(id)) problems.add("task " + id + " counted in two shards");
                     }
                 }
@@ -81,7 +93,7 @@ public final class Books {
             }
         }
         if (run == null) {
-            return new Audit(0, Map.of(), counters, counted.size(), 0, 0, List.of("run " + runId + " has no run record"));
+            return new Audit(0, Map.of(), counters, counted.size(), 0, 0, List.of(), List.of("run " + runId + " has no run record"));
         }
         Map<String, Object> spec = Json.parseObject(run.get("spec").s());
         Map<String, Integer> plannedHashSizes = new LinkedHashMap<>();
@@ -127,16 +139,34 @@ public final class Books {
                 problems.add("hash task " + batch.getKey() + " is done with " + indexes.size() + " of " + batch.getValue() + " hash items");
             }
         }
-        Set<String> deadLetters = deadLetterTaskIds(stack, problems);
-        Set<String> failed = new TreeSet<>();
-        records.forEach((id, r) -> {
-            if ("failed".equals(r.get("status").s())) failed.add(id);
-        });
-        if (!deadLetters.equals(failed)) {
-            problems.add("the dead-letter queue holds " + deadLetters + " but the failed tasks are " + failed);
+        long deadLettered = 0;
+        for (Map.Entry<String, Map<String, AttributeValue>> r : records.entrySet()) {
+            boolean marked = r.getValue().containsKey("deadLetteredAt");
+            if (marked) deadLettered++;
+            if ("failed".equals(r.getValue().get("status").s()) && !marked) {
+                problems.add("task " + r.getKey() + " is recorded failed but never went through the dead-letter queue");
+            }
         }
+        leftIn(stack, "TasksDeadLetterQueue", "the dead-letter queue still holds %s messages: tasks whose books nobody closed", problems);
+        leftIn(stack, "PoisonMessagesQueue", "the poison queue holds %s messages that belong to no run", problems);
         if (!summary) problems.add("no summary item: the aggregator did not report the run");
-        return new Audit(planned.size(), byStatus, counters, counted.size(), hashItems, deadLetters.size(), problems);
+        Set<String> everyTask = new TreeSet<>(planned);
+        everyTask.addAll(records.keySet());
+        List<TaskBooks> books = new ArrayList<>();
+        for (String id : everyTask) {
+            Map<String, AttributeValue> record = records.get(id);
+            books.add(new TaskBooks(id, planned.contains(id), record == null ? 0 : 1, countedTimes.getOrDefault(id, 0),
+                    record == null ? null : record.get("status").s(), record != null && record.containsKey("deadLetteredAt")));
+        }
+        return new Audit(planned.size(), byStatus, counters, counted.size(), hashItems, deadLettered, books, problems);
+    }
+
+    /** Adds a problem when the queue holds any message, visible or in flight. */
+    private static void leftIn(LocalStack stack, String queueLogicalId, String problem, List<String> problems) {
+        Map<String, String> attributes = stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref(queueLogicalId))
+                .attributeNamesWithStrings("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")).attributesAsStrings();
+        long messages = Long.parseLong(attributes.get("ApproximateNumberOfMessages")) + Long.parseLong(attributes.get("ApproximateNumberOfMessagesNotVisible"));
+        if (messages > 0) problems.add(String.format(Locale.ROOT, problem, messages));
     }
 
     @SuppressWarnings("unchecked")
@@ -171,31 +201,6 @@ public final class Books {
     private static String hashPrefix(Map<String, Object> spec) {
         Object prefix = spec.get("hash") instanceof Map<?, ?> hash ? hash.get("prefix") : null;
         return prefix == null ? "password_" : (String) prefix;
-    }
-
-    /** Reads (and leaves in place) every message of the tasks dead-letter queue. */
-    private static Set<String> deadLetterTaskIds(LocalStack stack, List<String> problems) {
-        Set<String> ids = new TreeSet<>();
-        String url = stack.ref("TasksDeadLetterQueue");
-        List<Message> seen = new ArrayList<>();
-        while (true) {
-            // A long visibility timeout on these receives, so each message is read once here.
-            List<Message> page = stack.sqs().receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10).visibilityTimeout(60)).messages();
-            if (page.isEmpty()) break;
-            seen.addAll(page);
-        }
-        for (Message m : seen) {
-            try {
-                Object taskId = Json.parseObject(m.body()).get("taskId");
-                if (!ids.add(String.valueOf(taskId))) problems.add("task " + taskId + " is twice in the dead-letter queue");
-            } catch (RuntimeException notATask) {
-                ids.add("<not a task: " + m.messageId() + ">");
-            }
-        }
-        for (Message m : seen) {
-            stack.sqs().changeMessageVisibility(b -> b.queueUrl(url).receiptHandle(m.receiptHandle()).visibilityTimeout(0));
-        }
-        return ids;
     }
 
     private static List<Map<String, AttributeValue>> query(LocalStack stack, String table, String runId) {

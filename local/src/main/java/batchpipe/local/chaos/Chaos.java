@@ -24,9 +24,12 @@ public final class Chaos {
     private final Map<String, AtomicLong> injected = new ConcurrentHashMap<>();
     private final boolean firstChanceStrikes;
     private final Set<ChaosProfile> struck = EnumSet.noneOf(ChaosProfile.class);
+    /** A task whose every delivery crashes its instance, or null. */
+    private final String crashedTaskId;
 
-    private Chaos(Set<ChaosProfile> profiles, double rate, long seed, boolean firstChanceStrikes) {
-        this.profiles = EnumSet.copyOf(profiles);
+    private Chaos(Set<ChaosProfile> profiles, double rate, long seed, boolean firstChanceStrikes, String crashedTaskId) {
+        this.profiles = profiles.isEmpty() ? EnumSet.noneOf(ChaosProfile.class) : EnumSet.copyOf(profiles);
+        this.crashedTaskId = crashedTaskId;
         this.rate = rate;
         this.seed = seed;
         this.random = new SplittableRandom(seed);
@@ -42,11 +45,38 @@ public final class Chaos {
      *                           then proves each fault was met, not merely that it might have been
      */
     public static Chaos activate(Set<ChaosProfile> profiles, double rate, long seed, boolean firstChanceStrikes) {
+        return activate(profiles, rate, seed, firstChanceStrikes, null);
+    }
+
+    /**
+     * @param crashedTaskId a task id whose every delivery crashes the worker instance that runs it (after
+     *                      its first DynamoDB write, or before any when it makes none), or null; with it,
+     *                      {@code profiles} may be empty
+     */
+    public static Chaos activate(Set<ChaosProfile> profiles, double rate, long seed, boolean firstChanceStrikes, String crashedTaskId) {
         if (rate < 0 || rate > 1) throw new IllegalArgumentException("chaos rate must be between 0 and 1, got " + rate);
-        if (profiles.isEmpty()) throw new IllegalArgumentException("no chaos profile given");
-        Chaos chaos = new Chaos(profiles, rate, seed, firstChanceStrikes);
+        if (profiles.isEmpty() && crashedTaskId == null) throw new IllegalArgumentException("no chaos profile given");
+        if (crashedTaskId != null && !crashedTaskId.matches("[A-Za-z0-9._-]{1,128}")) {
+            throw new IllegalArgumentException("--chaos-crash-task must be a task id such as hash-000002 or scan-2b4f03872174d4d6, got '"
+                    + crashedTaskId.replaceAll("\\p{Cntrl}", "?") + "'");
+        }
+        Chaos chaos = new Chaos(profiles, rate, seed, firstChanceStrikes, crashedTaskId);
         active = chaos;
         return chaos;
+    }
+
+    /** The task whose every delivery crashes its instance, or null. */
+    public String crashedTaskId() {
+        return crashedTaskId;
+    }
+
+    /** Whether an invocation's event delivers the task whose every delivery crashes; counts it when so. */
+    public boolean deliversCrashedTask(String event) {
+        if (crashedTaskId == null) return false;
+        // The task is a JSON string inside the SQS event's JSON: its quotes arrive escaped.
+        boolean delivers = event.contains("\\\"taskId\\\":\\\"" + crashedTaskId + "\\\"") || event.contains("\"taskId\":\"" + crashedTaskId + "\"");
+        if (delivers) count("forced crash of task " + crashedTaskId);
+        return delivers;
     }
 
     public static void deactivate() {
@@ -58,7 +88,10 @@ public final class Chaos {
         return active;
     }
 
-    /** Faults hit the worker, the function that does the work; the producer and aggregator run clean. */
+    /**
+     * Faults hit the worker, the function that does the work; the producer, the aggregator and the
+     * dead-letter recorder run clean.
+     */
     public boolean targets(String functionLogicalId) {
         return "WorkerFunction".equals(functionLogicalId);
     }

@@ -3,6 +3,7 @@ package batchpipe.local.cli;
 import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
 import batchpipe.local.chaos.ChaosProfile;
+import batchpipe.local.chaos.ChaosStackSettings;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.esm.SqsEventSourceMapping;
@@ -37,17 +38,17 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--objects", defaultValue = "24", description = "Sample log objects to scan (default: ${DEFAULT-VALUE}).")
     int objects;
 
-    @Option(names = "--lines", defaultValue = "20000", description = "JSON lines per object (default: ${DEFAULT-VALUE}).")
-    int lines;
+    @Option(names = "--lines", description = "JSON lines per object (default: 20000; 2000 with --chaos).")
+    Integer lines;
 
     @Option(names = "--hash-batches", defaultValue = "8", description = "Password batches to hash (default: ${DEFAULT-VALUE}).")
     int hashBatches;
 
-    @Option(names = "--batch-size", defaultValue = "25", description = "Passwords per batch (default: ${DEFAULT-VALUE}).")
-    int batchSize;
+    @Option(names = "--batch-size", description = "Passwords per batch (default: 25; 5 with --chaos).")
+    Integer batchSize;
 
-    @Option(names = "--cost", defaultValue = "10", description = "bcrypt cost (default: ${DEFAULT-VALUE}).")
-    int cost;
+    @Option(names = "--cost", description = "bcrypt cost (default: 10; 8 with --chaos).")
+    Integer cost;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of the sample data (default: ${DEFAULT-VALUE}).")
     long seed;
@@ -72,11 +73,22 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--chaos-seed", defaultValue = "1", description = "Seed of the fault injector, so a failure replays (default: ${DEFAULT-VALUE}).")
     long chaosSeed;
 
+    @Option(names = "--chaos-crash-task", paramLabel = "TASK_ID",
+            description = "Crash the worker instance on every delivery of this task (e.g. hash-000002): it must end failed through the "
+                    + "dead-letter recorder and its run complete with that failure. Works alone or with --chaos; sets WorkerBatchSize=1 "
+                    + "unless overridden, so the crash takes no neighbour with it.")
+    String chaosCrashTask;
+
     @Mixin
     StackOptions stackOptions;
 
     @Override
     public Integer call() throws Exception {
+        boolean chaosMode = chaosProfiles != null || chaosCrashTask != null;
+        // A chaos run's tasks are small, so that a batch fits the shrunk worker timeout (ChaosStackSettings).
+        if (lines == null) lines = chaosMode ? 2_000 : 20_000;
+        if (batchSize == null) batchSize = chaosMode ? 5 : 25;
+        if (cost == null) cost = chaosMode ? 8 : 10;
         if (objects < 0 || lines < 1 || hashBatches < 0 || batchSize < 1 || batchSize > 1000 || timeoutSeconds < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--objects and --hash-batches must be >= 0, --lines >= 1, --batch-size 1 to 1000, --timeout >= 1");
@@ -85,15 +97,17 @@ final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "nothing to do: --objects and --hash-batches are both 0");
         }
         Chaos chaos = null;
-        if (chaosProfiles != null) {
+        if (chaosMode) {
             try {
-                chaos = Chaos.activate(ChaosProfile.parse(chaosProfiles), chaosRate, chaosSeed);
+                chaos = Chaos.activate(chaosProfiles == null ? java.util.Set.of() : ChaosProfile.parse(chaosProfiles), chaosRate, chaosSeed,
+                        false, chaosCrashTask);
+                Map<String, String> parameters = ChaosStackSettings.parameterOverrides(stackOptions.parameterOverrides, chaosCrashTask != null);
+                stackOptions.parameterOverrides.clear();
+                stackOptions.parameterOverrides.putAll(parameters);
             } catch (IllegalArgumentException e) {
+                Chaos.deactivate();
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
-            // Failed messages must come back within the demo, and survive a few injected failures in a row.
-            stackOptions.parameterOverrides.putIfAbsent("TasksVisibilityTimeout", "4");
-            stackOptions.parameterOverrides.putIfAbsent("MaxReceiveCount", "5");
         }
         try {
             return run(chaos);
@@ -128,17 +142,17 @@ final class DemoCommand implements Callable<Integer> {
                             Duration.ofSeconds(timeoutSeconds)), samples, bar::update);
                 } catch (RunWatcher.RunStalledException stalled) {
                     bar.finish();
-                    System.setOut(stdout);
+                    // System.out stays redirected: the functions still run and log until the pipeline closes,
+                    // and their lines belong on stderr (--verbose) or nowhere, never in the summary.
                     stdout.println(stalled.getMessage());
                     if (chaos == null) throw stalled;
-                    return audit(stdout, chaos, stack, stalled.runId());
+                    return audit(stdout, err, chaos, pipeline, stalled.runId());
                 }
                 bar.finish();
-                System.setOut(stdout);
                 String sampleSource = samples.objectsFromCache() + " of " + objects + " read from " + SAMPLE_CACHE;
                 printSummary(stdout, outcome, pipeline, stack, startup, sampleSource);
                 if (chaos != null) {
-                    return audit(stdout, chaos, stack, outcome.runId());
+                    return audit(stdout, err, chaos, pipeline, outcome.runId());
                 }
             }
         } finally {
@@ -147,13 +161,43 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** After injected faults, the books must still balance: prints the faults and the audit; exit 1 if they do not. */
-    private static int audit(PrintStream out, Chaos chaos, LocalStack stack, String runId) {
-        out.printf(Locale.ROOT, "  chaos: profiles %s at rate %s, seed %d%n", chaos.profiles(), chaos.rate(), chaos.seed());
+    /**
+     * After injected faults, the books must still balance. Waits first until nothing is in flight (no
+     * handler running, not even one the runtime stopped waiting for, and no message in the tasks queue
+     * or its dead-letter queue), then prints the faults, every task's books and the audit; exit 1 if
+     * they do not balance.
+     */
+    private static int audit(PrintStream out, PrintStream err, Chaos chaos, LocalPipeline pipeline, String runId) throws InterruptedException {
+        LocalStack stack = pipeline.stack();
+        // A returning message (a delete that failed, a late duplicate) shows up within one visibility timeout.
+        int visibility = Integer.parseInt(stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref("TasksQueue"))
+                .attributeNamesWithStrings("VisibilityTimeout")).attributesAsStrings().get("VisibilityTimeout"));
+        double waited = settle(pipeline, Duration.ofSeconds(visibility + 30L));
+        err.printf(Locale.ROOT, "batchpipe demo: waited %.1f s for in-flight invocations and queues to settle before the audit%n", waited);
+        out.printf(Locale.ROOT, "  chaos: profiles %s at rate %s, seed %d%s%n", chaos.profiles(), chaos.rate(), chaos.seed(),
+                chaos.crashedTaskId() == null ? "" : ", task " + chaos.crashedTaskId() + " crashes on every delivery");
         chaos.injected().forEach((fault, n) -> out.printf(Locale.ROOT, "    injected %4d x %s%n", n, fault));
         Books.Audit audit = Books.audit(stack, runId);
+        out.println("  every task's books:");
+        audit.tasks().forEach(t -> out.println("    " + t.line()));
         out.println("  books: " + audit.summary());
         return audit.balanced() ? 0 : 1;
+    }
+
+    /** Waits until no handler runs and both task queues are empty, three checks in a row; returns the seconds waited. */
+    private static double settle(LocalPipeline pipeline, Duration atMost) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + atMost.toNanos();
+        LocalStack stack = pipeline.stack();
+        int quiet = 0;
+        while (quiet < 3 && System.nanoTime() < deadline) {
+            boolean idle = pipeline.runtime().handlersRunning() == 0
+                    && RunWatcher.queueEmpty(stack.sqs(), stack.ref("TasksQueue"))
+                    && RunWatcher.queueEmpty(stack.sqs(), stack.ref("TasksDeadLetterQueue"));
+            quiet = idle ? quiet + 1 : 0;
+            Thread.sleep(250);
+        }
+        return (System.nanoTime() - start) / 1e9;
     }
 
     /** Seconds from the JVM's start to the stack's, the emulators' start, and the runtime and mappings' start. */

@@ -28,6 +28,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -92,7 +93,7 @@ final class RunCommand implements Callable<Integer> {
                  S3Client s3 = AwsClients.s3(); SqsClient sqs = AwsClients.sqs(); DynamoDbClient dynamoDb = AwsClients.dynamoDb()) {
                 DeployedStack stack = DeployedStack.describe(cloudFormation, deployedStack);
                 err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName() + ")");
-                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), limits, wait);
+                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), List.of(), limits, wait);
             }
         }
         StackTemplate template = stackOptions.loadTemplate();
@@ -102,7 +103,8 @@ final class RunCommand implements Callable<Integer> {
         if (LocalStack.endpointsConfigured(System.getenv())) {
             try (LocalStack stack = LocalStack.attach(template, stackOptions.stackName, System.getenv())) {
                 err.println("batchpipe run: the local stack at " + System.getenv("AWS_ENDPOINT_URL_SQS") + " (from AWS_ENDPOINT_URL_*)");
-                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"), limits, wait);
+                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
+                        List.of(stack.ref("TasksDeadLetterQueue")), limits, wait);
             }
         }
         err.println("batchpipe run: no AWS_ENDPOINT_URL_* set and no --stack: starting a local stack for this run (with sample objects under "
@@ -113,7 +115,8 @@ final class RunCommand implements Callable<Integer> {
             // The in-process functions' logs would drown the progress bar.
             try (StdoutRedirect quiet = StdoutRedirect.discarded();
                  LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
-                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"), limits, true);
+                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
+                        List.of(stack.ref("TasksDeadLetterQueue")), limits, true);
             }
         }
     }
@@ -128,7 +131,8 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int plan(RunSpec runSpec, Map<String, Object> specJson, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
-                     String table, String queueUrl, TaskLimits limits, boolean waitForReport) throws InterruptedException {
+                     String table, String queueUrl, List<String> deadLetterQueueUrls, TaskLimits limits, boolean waitForReport)
+            throws InterruptedException {
         PrintStream out = stdout;
         RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, limits, 8);
         RunPlanner.PlanResult result = planner.plan(runSpec, specJson, sent -> { });
@@ -141,7 +145,10 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("batchpipe run: nothing matched the spec; the run is recorded as empty");
             return 0;
         }
-        RunWatcher watcher = new RunWatcher(dynamoDb, table, () -> RunWatcher.queueEmpty(sqs, queueUrl));
+        // A run is stalled only when nothing is left to deliver: neither in the tasks queue nor in the
+        // dead-letter queue, whose recorder may still be closing a task's books.
+        RunWatcher watcher = new RunWatcher(dynamoDb, table, () -> RunWatcher.queueEmpty(sqs, queueUrl)
+                && deadLetterQueueUrls.stream().allMatch(url -> RunWatcher.queueEmpty(sqs, url)));
         ProgressBar bar = new ProgressBar(System.err, "tasks");
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         watcher.awaitCompletion(result.runId(), timeout, bar::update);

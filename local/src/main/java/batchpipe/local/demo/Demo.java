@@ -107,7 +107,10 @@ public final class Demo {
         String table = stack.ref("RunsTable");
         long deadline = System.nanoTime() + settings.timeout().toNanos();
         String tasksQueue = stack.ref("TasksQueue");
-        RunWatcher watcher = new RunWatcher(stack.dynamoDb(), table, () -> RunWatcher.queueEmpty(stack.sqs(), tasksQueue));
+        String deadLetters = stack.ref("TasksDeadLetterQueue");
+        // Stalled only when nothing is left to deliver, the dead-letter recorder's queue included.
+        RunWatcher watcher = new RunWatcher(stack.dynamoDb(), table,
+                () -> RunWatcher.queueEmpty(stack.sqs(), tasksQueue) && RunWatcher.queueEmpty(stack.sqs(), deadLetters));
         watcher.awaitCompletion(runId, settings.timeout(), progress);
         long completedAt = System.nanoTime();
         watcher.awaitReport(runId, remaining(deadline));

@@ -29,7 +29,10 @@ public final class RunWatcher {
         this(dynamoDb, table, () -> false);
     }
 
-    /** @param tasksQueueEmpty whether the tasks queue holds no message, visible or in flight */
+    /**
+     * @param tasksQueueEmpty whether nothing is left to deliver: the tasks queue (and, where known, its
+     *                        dead-letter queue) holds no message, visible or in flight
+     */
     public RunWatcher(DynamoDbClient dynamoDb, String table, BooleanSupplier tasksQueueEmpty) {
         this.dynamoDb = dynamoDb;
         this.table = table;
@@ -44,9 +47,10 @@ public final class RunWatcher {
     }
 
     /**
-     * Polls until the run is complete; reports (finished, planned) on every poll. When the tasks queue
-     * stays empty while the run is incomplete, some task reached the dead-letter queue without a final
-     * record (every delivery of it died): that is reported as {@link RunStalledException} at once.
+     * Polls until the run is complete; reports (finished, planned) on every poll. When nothing is left to
+     * deliver for a while and the run is still incomplete, some task was lost: every task either has a
+     * record or a message in the tasks queue or its dead-letter queue (whose recorder records it). That
+     * is reported as {@link RunStalledException}, so the books can be audited.
      */
     public RunProgress awaitCompletion(String runId, Duration timeout, BiConsumer<Long, Long> progress) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -59,7 +63,7 @@ public final class RunWatcher {
             emptyPolls = tasksQueueEmpty.getAsBoolean() ? emptyPolls + 1 : 0;
             if (emptyPolls >= STALLED_AFTER_EMPTY_POLLS) {
                 throw new RunStalledException(runId, "run " + runId + " stalled: " + status.finished() + " of " + status.planned()
-                        + " tasks have a final record and the tasks queue is empty; the rest are in the dead-letter queue without one");
+                        + " tasks are counted and nothing is left to deliver: the rest were lost (no message, no record)");
             }
             Thread.sleep(200);
         } while (System.nanoTime() < deadline);

@@ -53,6 +53,11 @@ public final class LocalLambdaRuntime implements AutoCloseable {
     private final Map<String, FunctionDefinition> definitions = new ConcurrentHashMap<>();
     private final Map<String, Deque<FunctionInstance>> idle = new ConcurrentHashMap<>();
     private final List<InvocationResult> history = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * Handler executions still running, counted on the handler's own thread: an invocation the runtime
+     * stopped waiting for (a timeout, an abort) may still be unwinding, and an audit must wait for it.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger handlersRunning = new java.util.concurrent.atomic.AtomicInteger();
     private final ExecutorService invocations = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "lambda-invocation");
         t.setDaemon(true);
@@ -103,7 +108,10 @@ public final class LocalLambdaRuntime implements AutoCloseable {
         long timeoutMs = function.timeoutSeconds() * 1000L;
         Chaos chaos = Chaos.active();
         if (chaos != null && chaos.targets(logicalId)) {
-            if (chaos.strike(ChaosProfile.CRASH, "worker instance crashed mid-batch")) {
+            if (chaos.deliversCrashedTask(new String(event, StandardCharsets.UTF_8))) {
+                // Dead from the start: its first AWS call fails, nothing of this batch is written or acknowledged.
+                scope.kill("instance crashed running task " + chaos.crashedTaskId() + " (forced on every delivery)");
+            } else if (chaos.strike(ChaosProfile.CRASH, "worker instance crashed mid-batch")) {
                 scope.armCrash(chaos.upTo(6), false);
             } else if (chaos.strike(ChaosProfile.ABORT, "worker instance aborted mid-batch")) {
                 scope.armCrash(chaos.upTo(6), true);
@@ -114,19 +122,27 @@ public final class LocalLambdaRuntime implements AutoCloseable {
             }
         }
         AtomicReference<Thread> handlerThread = new AtomicReference<>();
-        CompletableFuture<byte[]> call = CompletableFuture.supplyAsync(() -> {
-            handlerThread.set(Thread.currentThread());
-            InvocationScope.enter(scope);
-            try {
-                return instance.adapter().invoke(event, context);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Exception e) {
-                throw new CompletionException(e);
-            } finally {
-                InvocationScope.leave();
-            }
-        }, invocations);
+        handlersRunning.incrementAndGet();
+        CompletableFuture<byte[]> call;
+        try {
+            call = CompletableFuture.supplyAsync(() -> {
+                handlerThread.set(Thread.currentThread());
+                InvocationScope.enter(scope);
+                try {
+                    return instance.adapter().invoke(event, context);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                } finally {
+                    InvocationScope.leave();
+                    handlersRunning.decrementAndGet();
+                }
+            }, invocations);
+        } catch (RuntimeException notStarted) {
+            handlersRunning.decrementAndGet();
+            throw notStarted;
+        }
         String response;
         String error = null;
         try {
@@ -168,6 +184,11 @@ public final class LocalLambdaRuntime implements AutoCloseable {
         release(instance);
         return record(new InvocationResult(logicalId, requestId, response, error, durationMs, billed(durationMs),
                 function.memoryMb(), peakRssMb(), initMs));
+    }
+
+    /** How many handler executions are still running, including ones the runtime stopped waiting for. */
+    public int handlersRunning() {
+        return handlersRunning.get();
     }
 
     /** Every invocation so far, for reports: what Lambda's REPORT lines would say. */

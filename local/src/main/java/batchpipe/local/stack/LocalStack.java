@@ -308,10 +308,18 @@ public final class LocalStack implements AutoCloseable {
         for (String id : template.logicalIdsOfType("AWS::DynamoDB::Table")) {
             createTable(id);
         }
-        List<QueueDefinition> queues = new ArrayList<>(template.queues(resolver));
-        queues.sort(Comparator.comparing(q -> q.deadLetterLogicalId() != null));
-        for (QueueDefinition queue : queues) {
-            createQueue(queue);
+        // A redrive target must exist before its source, and targets chain (TasksQueue -> its dead-letter
+        // queue -> the poison queue): create whatever has its target already, round after round.
+        List<QueueDefinition> pending = new ArrayList<>(template.queues(resolver));
+        while (!pending.isEmpty()) {
+            List<QueueDefinition> ready = pending.stream()
+                    .filter(q -> q.deadLetterLogicalId() == null || physical.containsKey(q.deadLetterLogicalId())).toList();
+            if (ready.isEmpty()) {
+                throw new IllegalStateException("template.yaml: the redrive targets of " + pending.stream().map(QueueDefinition::logicalId).toList()
+                        + " form a cycle or name a queue the template does not declare");
+            }
+            ready.forEach(this::createQueue);
+            pending.removeAll(ready);
         }
         registerFunctions();
     }

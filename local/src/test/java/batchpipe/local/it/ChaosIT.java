@@ -3,6 +3,7 @@ package batchpipe.local.it;
 import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
 import batchpipe.local.chaos.ChaosProfile;
+import batchpipe.local.chaos.ChaosStackSettings;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
@@ -39,8 +40,9 @@ class ChaosIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"crash", "abort", "throttle", "s3-break", "sqs-fail", "timeout", "duplicate", "all"})
     void profile_injectsItsFaultsAndTheBooksBalance(String profiles) throws Exception {
+        // The settings the chaos demo uses: a short worker timeout and a visibility timeout 6 x that, never shorter.
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"),
-                Map.of("TasksVisibilityTimeout", "4", "MaxReceiveCount", "5"));
+                ChaosStackSettings.parameterOverrides(Map.of(), false));
         Set<ChaosProfile> chosen = ChaosProfile.parse(profiles);
         try (LocalStack stack = LocalStack.start(ProjectHome.find(), template, "chaos" + profiles.replace("-", ""), LocalStack.Ports.free())) {
             stack.useForThisProcess();
