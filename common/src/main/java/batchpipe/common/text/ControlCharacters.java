@@ -4,7 +4,8 @@ package batchpipe.common.text;
  * Control characters in untrusted text (log values, labels, ids). A terminal acts on them instead of
  * showing them (ESC starts a sequence that can recolour, move the cursor or retitle the window; CR lets
  * a value overwrite its own line), and line-based formats split on line breaks. Text shown to a person
- * therefore carries them as {@code \u001b}: visible, reversible, and the notation JSON uses for them.
+ * therefore carries them as a backslash, {@code u} and four hex digits (ESC as backslash-u-001b): visible,
+ * reversible, and the notation JSON uses for them.
  */
 public final class ControlCharacters {
     private ControlCharacters() {
