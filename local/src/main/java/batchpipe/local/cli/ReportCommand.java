@@ -10,6 +10,7 @@ import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.common.aws.AwsClients;
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
 import batchpipe.local.run.DeployedStack;
@@ -147,14 +148,19 @@ final class ReportCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("out", runId);
         List<Path> files = ReportFiles.write(dir, report);
-        Map<String, Object> summary = report.summary();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> cost = (Map<String, Object>) summary.get("cost");
-        stdout.println("Run " + runId + ": " + summary.get("status") + ", cost per run " + cost.get("currency") + " "
-                + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + ")");
-        stdout.println("  REPORT lines: " + ((Map<?, ?>) report.report().get("inputs")).get("reportLines"));
+        summary(runId, report).forEach(stdout::println);
         files.forEach(f -> stdout.println("  " + f));
         return 0;
+    }
+
+    /** The run's status and cost, and where its REPORT lines came from; no control character of theirs reaches the terminal. */
+    @SuppressWarnings("unchecked")
+    static List<String> summary(String runId, RunReport report) {
+        Map<String, Object> summary = report.summary();
+        Map<String, Object> cost = (Map<String, Object>) summary.get("cost");
+        return List.of(ControlCharacters.escape("Run " + runId + ": " + summary.get("status") + ", cost per run " + cost.get("currency") + " "
+                        + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + ")"),
+                ControlCharacters.escape("  REPORT lines: " + ((Map<?, ?>) report.report().get("inputs")).get("reportLines")));
     }
 
     private int compare(PrintStream stdout) throws Exception {
@@ -167,7 +173,7 @@ final class ReportCommand implements Callable<Integer> {
             Map<String, Object> b = ReportSources.load(compare.get(1), outRoot, () -> ref);
             Path dir = out != null ? out : outRoot.resolve("compare-" + fileName(a.get("runId")) + "-vs-" + fileName(b.get("runId")));
             List<Path> files = ReportFiles.writeComparison(dir, a, b);
-            stdout.print(ComparisonReport.markdown(a, b));
+            stdout.print(ControlCharacters.escapeKeepingLines(ComparisonReport.markdown(a, b)));
             files.forEach(f -> stdout.println("  " + f));
             return 0;
         } finally {
