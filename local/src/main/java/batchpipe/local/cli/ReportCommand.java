@@ -10,6 +10,7 @@ import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.common.aws.AwsClients;
+import batchpipe.common.task.TaskIds;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
@@ -94,6 +95,11 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if ((compare == null) == (runId == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give either a RUN_ID or --compare <runA> <runB>");
+        }
+        if (runId != null && !TaskIds.isValidRunId(runId)) {
+            // The id names the folder out/<RUN_ID>: '..' or 'a/b' would put the files elsewhere.
+            throw new CommandLine.ParameterException(spec.commandLine(), "RUN_ID '" + ControlCharacters.escape(runId)
+                    + "' is not a run id: a run id is " + TaskIds.RUN_ID_RULE);
         }
         if (runsPerMonth < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--runs-per-month must be >= 1");
         if (arm64SpeedRatio != null && arm64SpeedRatio.signum() <= 0) {
