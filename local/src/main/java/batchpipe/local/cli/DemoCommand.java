@@ -86,6 +86,9 @@ final class DemoCommand implements Callable<Integer> {
         if (objects == 0 && hashBatches == 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "nothing to do: --objects and --hash-batches are both 0");
         }
+        if (out != null && ReportFiles.whyNotAFolder(out) != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " " + ReportFiles.whyNotAFolder(out));
+        }
         Chaos chaos = null;
         if (chaosProfiles != null) {
             try {

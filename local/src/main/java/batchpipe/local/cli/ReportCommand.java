@@ -101,6 +101,9 @@ final class ReportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "RUN_ID '" + ControlCharacters.escape(runId)
                     + "' is not a run id: a run id is " + TaskIds.RUN_ID_RULE);
         }
+        if (out != null && ReportFiles.whyNotAFolder(out) != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " " + ReportFiles.whyNotAFolder(out));
+        }
         if (runsPerMonth < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--runs-per-month must be >= 1");
         if (arm64SpeedRatio != null && arm64SpeedRatio.signum() <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--arm64-speed-ratio must be a number > 0");

@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,5 +43,26 @@ class OutputFolderArgumentsTest {
         Result result = run("report", "\u001b[2J", "--table", "t");
 
         assertThat(result.err()).contains("RUN_ID '\\u001b[2J' is not a run id").doesNotContain("\u001b");
+    }
+
+    @Test
+    void report_refusesAnOutThatIsAFile() throws Exception {
+        Path file = Files.writeString(tmp.resolve("report.md"), "mine");
+
+        Result result = run("report", "r1", "--table", "t", "--out", file.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).contains("--out " + file + " is a file; give a folder");
+        assertThat(Files.readString(file)).isEqualTo("mine");
+    }
+
+    @Test
+    void demo_refusesAnOutThatIsAFileBeforeStartingAStack() throws Exception {
+        Path file = Files.writeString(tmp.resolve("out"), "mine");
+
+        Result result = run("demo", "--out", file.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).contains("--out " + file + " is a file; give a folder");
     }
 }
