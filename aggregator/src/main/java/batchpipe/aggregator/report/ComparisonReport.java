@@ -61,11 +61,14 @@ public final class ComparisonReport {
 
     public static String markdown(Map<String, Object> a, Map<String, Object> b) {
         StringBuilder md = new StringBuilder();
-        md.append("# Batchpipe runs compared\n\nA: ").append(a.get("runId")).append("  \nB: ").append(b.get("runId")).append("\n\n");
+        md.append("# Batchpipe runs compared\n\nA: ").append(MarkdownText.escape(a.get("runId"))).append("  \nB: ")
+                .append(MarkdownText.escape(b.get("runId"))).append("\n\n");
         md.append("| section | figure | A | B | B − A | B ÷ A |\n|---|---|---:|---:|---:|---:|\n");
         for (Row r : rows(a, b)) {
-            md.append("| ").append(r.section()).append(" | ").append(cell(r.metric())).append(" | ").append(cell(text(r.a()))).append(" | ")
-                    .append(cell(text(r.b()))).append(" | ").append(signed(r.delta())).append(" | ").append(text(r.ratio())).append(" |\n");
+            // Labels, statuses, platform names and a basis come from the two reports, which may be any report.json.
+            md.append("| ").append(r.section()).append(" | ").append(MarkdownText.escape(r.metric())).append(" | ")
+                    .append(MarkdownText.escape(text(r.a()))).append(" | ").append(MarkdownText.escape(text(r.b()))).append(" | ")
+                    .append(signed(r.delta())).append(" | ").append(text(r.ratio())).append(" |\n");
         }
         md.append("\n").append(note()).append("\n");
         return md.toString();
@@ -156,10 +159,6 @@ public final class ComparisonReport {
         if (value instanceof BigDecimal d) return d.stripTrailingZeros().toPlainString();
         if (value instanceof Double d) return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
         return String.valueOf(value);
-    }
-
-    private static String cell(String text) {
-        return text.replace("|", "\\|");
     }
 
     private static String signed(BigDecimal delta) {

@@ -3,7 +3,12 @@ package batchpipe.aggregator.report;
 import java.util.List;
 import java.util.Map;
 
-/** The report as Markdown: the headline figures and tables a person reads first. */
+/**
+ * The report as Markdown: the headline figures and tables a person reads first. Every text that can come
+ * from outside the code (run id, label, countBy paths and values, group names, task ids and reasons, price
+ * table and function names) goes through {@link MarkdownText}; numbers the code computed are written as
+ * they are.
+ */
 public final class MarkdownReport {
     private MarkdownReport() {
     }
@@ -11,13 +16,13 @@ public final class MarkdownReport {
     @SuppressWarnings("unchecked")
     public static String render(Map<String, Object> report) {
         StringBuilder md = new StringBuilder();
-        md.append("# Batchpipe run ").append(report.get("runId")).append("\n\n");
-        if (report.get("label") != null) md.append("Label: ").append(report.get("label")).append("\n\n");
+        md.append("# Batchpipe run ").append(text(report.get("runId"))).append("\n\n");
+        if (report.get("label") != null) md.append("Label: ").append(text(report.get("label"))).append("\n\n");
         Map<String, Object> window = (Map<String, Object>) report.get("window");
         Map<String, Object> overall = (Map<String, Object>) report.get("overall");
         Map<String, Object> totals = (Map<String, Object>) overall.get("totals");
-        md.append("Status: **").append(report.get("status")).append("**, ")
-                .append(overall.get("tasks")).append(" tasks ").append(overall.get("byStatus"))
+        md.append("Status: **").append(text(report.get("status"))).append("**, ")
+                .append(overall.get("tasks")).append(" tasks ").append(text(overall.get("byStatus")))
                 .append(" in ").append(window.get("seconds")).append(" s (").append(window.get("definition")).append(").\n\n");
         md.append("| total | value |\n|---|---:|\n");
         md.append("| events scanned | ").append(totals.get("events")).append(" |\n");
@@ -57,15 +62,15 @@ public final class MarkdownReport {
         if (!countBy.isEmpty()) {
             md.append("\n## Events by field\n");
             countBy.forEach((path, values) -> {
-                md.append("\n| ").append(path).append(" | events |\n|---|---:|\n");
-                ((Map<String, Object>) values).forEach((value, n) -> md.append("| ").append(value).append(" | ").append(n).append(" |\n"));
+                md.append("\n| ").append(text(path)).append(" | events |\n|---|---:|\n");
+                ((Map<String, Object>) values).forEach((value, n) -> md.append("| ").append(text(value)).append(" | ").append(n).append(" |\n"));
             });
         }
         List<Map<String, Object>> problems = (List<Map<String, Object>>) report.get("problems");
         if (!problems.isEmpty()) {
             md.append("\n## Tasks that did not finish as done\n\n| task | status | reason |\n|---|---|---|\n");
-            problems.forEach(p -> md.append("| ").append(p.get("taskId")).append(" | ").append(p.get("status"))
-                    .append(" | ").append(String.valueOf(p.get("reason")).replace("|", "\\|")).append(" |\n"));
+            problems.forEach(p -> md.append("| ").append(text(p.get("taskId"))).append(" | ").append(text(p.get("status")))
+                    .append(" | ").append(text(p.get("reason"))).append(" |\n"));
         }
         return md.toString();
     }
@@ -80,7 +85,7 @@ public final class MarkdownReport {
             Map<String, Object> cold = (Map<String, Object>) g.get("coldStarts");
             Map<String, Object> workers = (Map<String, Object>) g.get("workers");
             Map<String, Object> latency = (Map<String, Object>) g.get("latency");
-            md.append("| ").append(platform).append(" | ").append(g.get("tasks"))
+            md.append("| ").append(text(platform)).append(" | ").append(g.get("tasks"))
                     .append(" | ").append(cold.get("tasks")).append(" (").append(cold.get("share")).append(")")
                     .append(" | ").append(((Map<String, Object>) cold.get("initMs")).getOrDefault("p50", "–"))
                     .append(" | ").append(workers == null ? "–" : workers.get("threadsSeen"))
@@ -108,20 +113,20 @@ public final class MarkdownReport {
     private static void cost(StringBuilder md, Map<String, Object> cost) {
         Map<String, Object> table = (Map<String, Object>) cost.get("priceTable");
         Map<String, Object> durations = (Map<String, Object>) cost.get("durations");
-        md.append("\n## Cost (").append(cost.get("currency")).append(")\n\n");
-        md.append("Prices: ").append(table.get("region")).append(", dated ").append(table.get("date"))
-                .append(" (").append(table.get("origin")).append("). Lambda durations: ")
+        md.append("\n## Cost (").append(text(cost.get("currency"))).append(")\n\n");
+        md.append("Prices: ").append(text(table.get("region"))).append(", dated ").append(text(table.get("date")))
+                .append(" (").append(text(table.get("origin"))).append("). Lambda durations: ")
                 .append(durations.get("REPORT line")).append(" invocations billed from REPORT lines, ")
                 .append(durations.get("task records")).append(" measured from task records.");
         List<String> peaks = memoryPeaks(cost);
-        if (!peaks.isEmpty()) md.append(" Max Memory Used (REPORT lines): ").append(String.join("; ", peaks)).append(".");
+        if (!peaks.isEmpty()) md.append(" Max Memory Used (REPORT lines): ").append(text(String.join("; ", peaks))).append(".");
         md.append("\n\n");
         md.append("| service | item | quantity | unit | unit price | cost | how |\n|---|---|---:|---|---:|---:|---|\n");
         for (Map<String, Object> line : (List<Map<String, Object>>) cost.get("lines")) {
-            md.append("| ").append(line.get("service")).append(" | ").append(cell(line.get("item")))
+            md.append("| ").append(line.get("service")).append(" | ").append(text(line.get("item")))
                     .append(" | ").append(plain(line.get("quantity"))).append(" | ").append(line.get("unit"))
                     .append(" | ").append(plain(line.get("unitPrice"))).append(" | ").append(plain(line.get("cost")))
-                    .append(" | ").append(cell(line.get("formula"))).append(" |\n");
+                    .append(" | ").append(text(line.get("formula"))).append(" |\n");
         }
         md.append("| **total per run** | | | | | **").append(plain(cost.get("total"))).append("** | |\n\n");
         md.append("Per million tasks: ").append(plain(cost.get("perMillionTasks"))).append(".");
@@ -166,15 +171,15 @@ public final class MarkdownReport {
         return String.valueOf(value);
     }
 
-    private static String cell(Object value) {
-        return String.valueOf(value).replace("|", "\\|");
+    private static String text(Object value) {
+        return MarkdownText.escape(value);
     }
 
     @SuppressWarnings("unchecked")
     private static void row(StringBuilder md, String name, Map<String, Object> g) {
         Map<String, Object> t = (Map<String, Object>) g.get("throughput");
         Map<String, Object> d = (Map<String, Object>) ((Map<String, Object>) g.get("latency")).get("taskDurationMs");
-        md.append("| ").append(name).append(" | ").append(g.get("tasks"))
+        md.append("| ").append(text(name)).append(" | ").append(g.get("tasks"))
                 .append(" | ").append(t.get("tasksPerSecond")).append(" | ").append(t.get("eventsPerSecond"))
                 .append(" | ").append(t.get("uncompressedMBPerSecond")).append(" | ").append(t.get("hashesPerSecond"))
                 .append(" | ").append(d.getOrDefault("p50", "–")).append(" | ").append(d.getOrDefault("p90", "–"))

@@ -16,7 +16,14 @@ import java.util.TreeSet;
  * can be recomputed from it. Known fields come first in a fixed order, then any other field a record
  * carries (sorted), then one derived column, {@code itemBytes}: the record's size by DynamoDB's rules,
  * which the cost model turns into write and read units. Nested values (countBy, malformedLines) are
- * written as JSON; text follows RFC 4180 (quoted when it holds a comma, quote or line break).
+ * written as JSON; text follows RFC 4180 (quoted when it holds a comma, quote or line break, quotes
+ * doubled).
+ * <p>
+ * Text can come from logs (a key, a reason, a countBy value), and a spreadsheet runs a cell that starts
+ * with {@code = + - @} (or a tab or carriage return before one) as a formula: {@code =HYPERLINK(...)},
+ * {@code =cmd|...}. Such a text cell gets a leading {@code '}, as OWASP's CSV injection advice says; the
+ * spreadsheet then shows the text. Numbers the code records (a {@link Number}, such as -5) are written as
+ * they are, so they stay numbers.
  */
 public final class TasksCsv {
     public static final List<String> KNOWN_COLUMNS = List.of(
@@ -48,7 +55,7 @@ public final class TasksCsv {
     public static String render(List<Map<String, Object>> tasks) {
         List<String> columns = columns(tasks);
         StringBuilder csv = new StringBuilder();
-        csv.append(String.join(",", columns)).append("\r\n");
+        csv.append(String.join(",", columns.stream().map(TasksCsv::field).toList())).append("\r\n");
         for (Map<String, Object> t : tasks) {
             for (int i = 0; i < columns.size(); i++) {
                 if (i > 0) csv.append(',');
@@ -67,9 +74,16 @@ public final class TasksCsv {
         if (value instanceof BigDecimal d) text = d.toPlainString();
         else if (value instanceof Map<?, ?> || value instanceof Iterable<?>) text = Json.write(value);
         else text = String.valueOf(value);
+        if (!(value instanceof Number) && startsLikeAFormula(text)) text = "'" + text;
         if (text.indexOf(',') >= 0 || text.indexOf('"') >= 0 || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
             return '"' + text.replace("\"", "\"\"") + '"';
         }
         return text;
+    }
+
+    private static boolean startsLikeAFormula(String text) {
+        if (text.isEmpty()) return false;
+        char first = text.charAt(0);
+        return first == '=' || first == '+' || first == '-' || first == '@' || first == '\t' || first == '\r';
     }
 }

@@ -82,6 +82,20 @@ class ComparisonReportTest {
     }
 
     @Test
+    void markdown_escapesLabelsAndRunIdsFromTheReports() {
+        Map<String, Object> a = a();
+        Map<String, Object> b = b();
+        a.put("runId", "<script>x</script>");
+        b.put("label", "a\n| FORGED | 999 | [x](javascript:y)");
+
+        String md = ComparisonReport.markdown(a, b);
+
+        assertThat(md).contains("A: &lt;script&gt;x&lt;/script&gt;  \n")
+                .contains("| run | label | x86 run | a\\u000a\\| FORGED \\| 999 \\| \\[x\\](javascript:y) | – | – |\n")
+                .doesNotContain("<script", "\n| FORGED");
+    }
+
+    @Test
     void html_isSelfContainedWithBothDistributionsAndTheCostChart() {
         String html = ComparisonReport.html(a(), b());
 

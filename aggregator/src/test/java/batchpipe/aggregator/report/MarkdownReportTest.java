@@ -69,4 +69,21 @@ class MarkdownReportTest {
     void render_escapesPipesInProblemReasons() {
         assertThat(render()).contains("| hash-000002 | rejected | bad \\| input |\n");
     }
+
+    @Test
+    void render_escapesHostileCountByValuesLabelsAndReasonsSoEachStaysInItsCell() {
+        Map<String, Object> run = Map.of("label", "<b>x</b> [y](javascript:z)", "createdAt", 0L, "planned", Map.of("total", 2L));
+        Map<String, Object> done = task("hash-000001", "done", 0, 1_000, 10, null);
+        done.put("countBy", Map.of("msg", Map.of("a\n| FORGED | 999 |", 5L, "<script>alert(1)</script>", 1L)));
+        Map<String, Object> report = RunStatistics.compute("r1", run, List.of(done,
+                task("hash-000002", "failed", 1_000, 2_000, 0, "*boom* <img src=x onerror=alert(1)>")));
+
+        String md = MarkdownReport.render(report);
+
+        assertThat(md).contains("Label: &lt;b&gt;x&lt;/b&gt; \\[y\\](javascript:z)\n")
+                .contains("| a\\u000a\\| FORGED \\| 999 \\| | 5 |\n")
+                .contains("| &lt;script&gt;alert(1)&lt;/script&gt; | 1 |\n")
+                .contains("| hash-000002 | failed | \\*boom\\* &lt;img src=x onerror=alert(1)&gt; |\n")
+                .doesNotContain("<script", "<img", "<b>", "\n| FORGED");
+    }
 }

@@ -2,6 +2,8 @@ package batchpipe.aggregator.report;
 
 import batchpipe.aggregator.cost.ItemSize;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -57,5 +59,38 @@ class TasksCsvTest {
         assertThat(TasksCsv.field(List.of(1L, 2L))).isEqualTo("\"[1,2]\"");
         assertThat(TasksCsv.field(new BigDecimal("1E+3"))).isEqualTo("1000");
         assertThat(TasksCsv.field(null)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1", "-cmd|' /C calc'!A0"})
+    void field_prefixesTextThatASpreadsheetWouldRunAsAFormula(String text) {
+        String field = TasksCsv.field(text);
+
+        String unquoted = field.startsWith("\"") ? field.substring(1, field.length() - 1).replace("\"\"", "\"") : field;
+        assertThat(unquoted).isEqualTo("'" + text);
+    }
+
+    @Test
+    void field_quotesAPrefixedFormulaThatHoldsQuotesAndCommas() {
+        assertThat(TasksCsv.field("=HYPERLINK(\"http://x\",\"y\")")).isEqualTo("\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+    }
+
+    @Test
+    void field_writesNumbersAsTheyAreEvenNegativeOnes() {
+        assertThat(TasksCsv.field(-5L)).isEqualTo("-5");
+        assertThat(TasksCsv.field(-0.25)).isEqualTo("-0.25");
+        assertThat(TasksCsv.field(new BigDecimal("-1E+3"))).isEqualTo("-1000");
+        assertThat(TasksCsv.field("a-b=c")).isEqualTo("a-b=c");
+    }
+
+    @Test
+    void render_prefixesAFormulaInAnyTextColumnButNotInNumberColumns() {
+        Map<String, Object> t = new HashMap<>(ReportFixtures.tasks().get(2));
+        t.put("reason", "=HYPERLINK(\"http://x\",\"y\")");
+        t.put("clockSkewMs", -5L);
+
+        String[] lines = TasksCsv.render(List.of(t)).split("\r\n");
+
+        assertThat(lines[1]).contains(",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",").contains(",-5,").doesNotContain(",=");
     }
 }

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
+import java.util.regex.Pattern;
 
 /**
  * Run and task identifiers. Task ids are derived from the run and the item, so a retried send or a
@@ -17,6 +18,11 @@ import java.util.HexFormat;
 public final class TaskIds {
     private static final DateTimeFormatter RUN_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0," + (TaskLimits.MAX_ID_LENGTH - 1) + "}");
+
+    /** {@link #isValidRunId}'s rule in words, for error messages (README's run spec section says the same). */
+    public static final String RUN_ID_RULE = "1 to " + TaskLimits.MAX_ID_LENGTH
+            + " letters, digits, '.', '_' or '-', starting with a letter or digit and without '..'";
 
     private TaskIds() {
     }
@@ -26,6 +32,16 @@ public final class TaskIds {
         byte[] suffix = new byte[3];
         RANDOM.nextBytes(suffix);
         return RUN_TIME.format(now) + "-" + HexFormat.of().formatHex(suffix);
+    }
+
+    /**
+     * Whether {@code runId} may name a run. A run id becomes a DynamoDB key and a folder name
+     * ({@code out/<runId>}), so it must be one harmless path segment: no separator, never {@code .} or
+     * {@code ..} (nor anything holding {@code ..}), no leading dot or dash, and no {@code :}, which makes
+     * {@code c:x} a drive-relative path on Windows. Every id {@link #newRunId} makes passes.
+     */
+    public static boolean isValidRunId(String runId) {
+        return runId != null && RUN_ID.matcher(runId).matches() && !runId.contains("..");
     }
 
     /** {@code scan-} and 16 hex digits of SHA-256 over run, bucket and key. */

@@ -1,6 +1,8 @@
 package batchpipe.common.task;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -90,5 +92,34 @@ class TaskIdsTest {
         for (int i = 0; i < 5; i++) ids.add(TaskIds.newRunId(now));
 
         assertThat(ids).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void isValidRunId_acceptsEveryNewRunId() {
+        for (int i = 0; i < 50; i++) {
+            String id = TaskIds.newRunId(Instant.now());
+            assertThat(TaskIds.isValidRunId(id)).as(id).isTrue();
+        }
+        assertThat(TaskIds.isValidRunId("20261201T123259Z-958dc5")).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"r1", "sample-run", "sample-events", "nightly-2026.11.30", "A", "run_1.v2-b"})
+    void isValidRunId_acceptsLettersDigitsDotsUnderscoresAndDashes(String runId) {
+        assertThat(TaskIds.isValidRunId(runId)).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", ".", "..", "a..b", "../etc", "a/b", "a\\b", ".hidden", "-rf", "_x", "c:x", "run 1",
+            "r1\n", "\u001b[31mred", "ünï"})
+    void isValidRunId_refusesWhatCouldLeaveItsFolderOrIsNotPlainAscii(String runId) {
+        assertThat(TaskIds.isValidRunId(runId)).isFalse();
+    }
+
+    @Test
+    void isValidRunId_allowsAtMost128Characters() {
+        assertThat(TaskIds.isValidRunId("a".repeat(128))).isTrue();
+        assertThat(TaskIds.isValidRunId("a".repeat(129))).isFalse();
+        assertThat(TaskIds.isValidRunId(null)).isFalse();
     }
 }

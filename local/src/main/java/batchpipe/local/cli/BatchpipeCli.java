@@ -1,5 +1,6 @@
 package batchpipe.local.cli;
 
+import batchpipe.common.text.ControlCharacters;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -25,7 +26,8 @@ public final class BatchpipeCli implements Runnable {
         CommandLine cli = new CommandLine(new BatchpipeCli());
         cli.setParameterExceptionHandler((error, args) -> {
             PrintWriter err = error.getCommandLine().getErr();
-            err.println("batchpipe: " + error.getMessage() + " (see: batchpipe " + commandPath(error.getCommandLine()) + "--help)");
+            err.println("batchpipe: " + ControlCharacters.escapeKeepingLines(String.valueOf(error.getMessage())) + " (see: batchpipe "
+                    + commandPath(error.getCommandLine()) + "--help)");
             return 2;
         });
         cli.setExecutionExceptionHandler((error, commandLine, parseResult) -> {
@@ -44,9 +46,10 @@ public final class BatchpipeCli implements Runnable {
         return path.toString();
     }
 
+    /** An error's message for the terminal: it may quote a value from a spec, a report or a log, so no control character passes. */
     static String describe(Throwable error) {
         String message = error.getMessage();
-        return message == null || message.isBlank() ? error.getClass().getSimpleName() : message;
+        return message == null || message.isBlank() ? error.getClass().getSimpleName() : ControlCharacters.escapeKeepingLines(message);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package batchpipe.local.cli;
 
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
 import batchpipe.local.chaos.ChaosProfile;
@@ -7,6 +8,7 @@ import batchpipe.local.chaos.ChaosStackSettings;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.esm.SqsEventSourceMapping;
+import batchpipe.local.report.ReportFiles;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
@@ -95,6 +97,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         if (objects == 0 && hashBatches == 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "nothing to do: --objects and --hash-batches are both 0");
+        }
+        if (out != null && ReportFiles.whyNotAFolder(out) != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " " + ReportFiles.whyNotAFolder(out));
         }
         Chaos chaos = null;
         if (chaosMode) {
@@ -216,11 +221,7 @@ final class DemoCommand implements Callable<Integer> {
         Map<String, Object> overall = (Map<String, Object>) report.get("overall");
         Map<String, Object> totals = (Map<String, Object>) overall.get("totals");
         Map<String, Object> throughput = (Map<String, Object>) overall.get("throughput");
-        Map<String, Object> planned = (Map<String, Object>) outcome.plan().get("planned");
-        Map<String, Object> window = (Map<String, Object>) report.get("window");
-        out.printf(Locale.ROOT, "Run %s: %s, %s tasks (%s scan, %s hash) %s in %s s (demo wall time %.1f s)%n",
-                outcome.runId(), report.get("status"), overall.get("tasks"), planned.get("scan"), planned.get("hash"),
-                overall.get("byStatus"), window.get("seconds"), outcome.wallSeconds());
+        out.println(headline(outcome));
         out.printf(Locale.ROOT, "  events processed: %,d (malformed lines: %,d), %.1f MB uncompressed from %.1f MB compressed%n",
                 (Long) totals.get("events"), (Long) totals.get("malformed"), ((Long) totals.get("bytes")) / 1e6,
                 ((Long) totals.get("compressedBytes")) / 1e6);
@@ -234,15 +235,28 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "  dead-letter queue: %s messages%n", visibleMessages(stack, "TasksDeadLetterQueue"));
         Map<String, Object> cost = (Map<String, Object>) report.get("cost");
-        out.printf(Locale.ROOT, "  cost: %s %s per run, %s per million tasks (see report.md)%n", cost.get("currency"),
+        out.printf(Locale.ROOT, "  cost: %s %s per run, %s per million tasks (see report.md)%n",
+                ControlCharacters.escape(String.valueOf(cost.get("currency"))),
                 ((java.math.BigDecimal) cost.get("total")).toPlainString(), ((java.math.BigDecimal) cost.get("perMillionTasks")).toPlainString());
         Demo.Phases phases = outcome.phases();
         out.printf(Locale.ROOT, "  time: %.1f s since the JVM started: JVM and CLI %.1f s, emulators %.1f s, runtime and mappings %.1f s,"
                         + " waiting for and uploading the samples %.1f s (%s), planning %.1f s, running %.1f s, aggregating %.1f s,"
                         + " final report %.1f s%n", secondsSinceJvmStart(), startup.jvmAndCli(), startup.emulators(), startup.pipeline(),
                 phases.seeding(), sampleSource, phases.planning(), phases.running(), phases.aggregating(), phases.reporting());
-        out.println("  report: " + String.join(", ", batchpipe.local.report.ReportFiles.RUN_FILES.stream()
+        out.println("  report: " + String.join(", ", ReportFiles.RUN_FILES.stream()
                 .map(f -> outcome.outDir().resolve(f).toString()).toList()));
+    }
+
+    /** The summary's first line: the run, its status and tasks by status, which come from the run's records. */
+    @SuppressWarnings("unchecked")
+    static String headline(Demo.Outcome outcome) {
+        Map<String, Object> report = outcome.report();
+        Map<String, Object> overall = (Map<String, Object>) report.get("overall");
+        Map<String, Object> planned = (Map<String, Object>) outcome.plan().get("planned");
+        Map<String, Object> window = (Map<String, Object>) report.get("window");
+        return ControlCharacters.escape(String.format(Locale.ROOT, "Run %s: %s, %s tasks (%s scan, %s hash) %s in %s s (demo wall time %.1f s)",
+                outcome.runId(), report.get("status"), overall.get("tasks"), planned.get("scan"), planned.get("hash"),
+                overall.get("byStatus"), window.get("seconds"), outcome.wallSeconds()));
     }
 
     private static String visibleMessages(LocalStack stack, String queueLogicalId) {

@@ -1,5 +1,6 @@
 package batchpipe.local.cli;
 
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleRun;
@@ -64,7 +65,8 @@ final class InvokeCommand implements Callable<Integer> {
             // Function logs go to stderr so stdout is only the response, ready for a pipe.
             try (LocalPipeline pipeline = LocalPipeline.start(stack, System.err, false)) {
                 InvocationResult result = pipeline.runtime().invoke(logicalId, payload);
-                stdout.println(result.response());
+                // A response quotes log values; JSON escapes C0 but passes DEL and C1, which some terminals act on.
+                stdout.println(ControlCharacters.escapeKeepingLines(result.response()));
                 stdout.flush();
                 System.err.println(result.reportLine());
                 return result.failed() ? 1 : 0;

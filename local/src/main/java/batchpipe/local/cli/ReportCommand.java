@@ -10,6 +10,8 @@ import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.common.aws.AwsClients;
+import batchpipe.common.task.TaskIds;
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
 import batchpipe.local.run.DeployedStack;
@@ -94,6 +96,14 @@ final class ReportCommand implements Callable<Integer> {
         if ((compare == null) == (runId == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give either a RUN_ID or --compare <runA> <runB>");
         }
+        if (runId != null && !TaskIds.isValidRunId(runId)) {
+            // The id names the folder out/<RUN_ID>: '..' or 'a/b' would put the files elsewhere.
+            throw new CommandLine.ParameterException(spec.commandLine(), "RUN_ID '" + ControlCharacters.escape(runId)
+                    + "' is not a run id: a run id is " + TaskIds.RUN_ID_RULE);
+        }
+        if (out != null && ReportFiles.whyNotAFolder(out) != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " " + ReportFiles.whyNotAFolder(out));
+        }
         if (runsPerMonth < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--runs-per-month must be >= 1");
         if (arm64SpeedRatio != null && arm64SpeedRatio.signum() <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--arm64-speed-ratio must be a number > 0");
@@ -147,14 +157,19 @@ final class ReportCommand implements Callable<Integer> {
         }
         Path dir = out != null ? out : Path.of("out", runId);
         List<Path> files = ReportFiles.write(dir, report);
-        Map<String, Object> summary = report.summary();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> cost = (Map<String, Object>) summary.get("cost");
-        stdout.println("Run " + runId + ": " + summary.get("status") + ", cost per run " + cost.get("currency") + " "
-                + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + ")");
-        stdout.println("  REPORT lines: " + ((Map<?, ?>) report.report().get("inputs")).get("reportLines"));
+        summary(runId, report).forEach(stdout::println);
         files.forEach(f -> stdout.println("  " + f));
         return 0;
+    }
+
+    /** The run's status and cost, and where its REPORT lines came from; no control character of theirs reaches the terminal. */
+    @SuppressWarnings("unchecked")
+    static List<String> summary(String runId, RunReport report) {
+        Map<String, Object> summary = report.summary();
+        Map<String, Object> cost = (Map<String, Object>) summary.get("cost");
+        return List.of(ControlCharacters.escape("Run " + runId + ": " + summary.get("status") + ", cost per run " + cost.get("currency") + " "
+                        + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + ")"),
+                ControlCharacters.escape("  REPORT lines: " + ((Map<?, ?>) report.report().get("inputs")).get("reportLines")));
     }
 
     private int compare(PrintStream stdout) throws Exception {
@@ -167,7 +182,7 @@ final class ReportCommand implements Callable<Integer> {
             Map<String, Object> b = ReportSources.load(compare.get(1), outRoot, () -> ref);
             Path dir = out != null ? out : outRoot.resolve("compare-" + fileName(a.get("runId")) + "-vs-" + fileName(b.get("runId")));
             List<Path> files = ReportFiles.writeComparison(dir, a, b);
-            stdout.print(ComparisonReport.markdown(a, b));
+            stdout.print(ControlCharacters.escapeKeepingLines(ComparisonReport.markdown(a, b)));
             files.forEach(f -> stdout.println("  " + f));
             return 0;
         } finally {

@@ -5,6 +5,7 @@ import batchpipe.common.aws.AwsClients;
 import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
 import batchpipe.common.task.TaskLimits;
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.run.DeployedStack;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
@@ -154,8 +155,17 @@ final class RunCommand implements Callable<Integer> {
         watcher.awaitCompletion(result.runId(), timeout, bar::update);
         bar.finish();
         Map<String, Object> report = watcher.awaitReport(result.runId(), timeout);
-        out.print(json ? Json.writePretty(report) : MarkdownReport.render(report));
+        out.print(reportForTerminal(report, json));
         out.flush();
         return 0;
+    }
+
+    /**
+     * The report as --wait prints it. Its values come from logs: report.md's escaping keeps them in their
+     * cells, and no control character (ESC starts a terminal escape sequence, CR overwrites the line) may
+     * reach the terminal in either format. In JSON the escape is JSON's own, so the document is unchanged.
+     */
+    static String reportForTerminal(Map<String, Object> report, boolean json) {
+        return ControlCharacters.escapeKeepingLines(json ? Json.writePretty(report) : MarkdownReport.render(report));
     }
 }

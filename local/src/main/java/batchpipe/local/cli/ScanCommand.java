@@ -1,6 +1,7 @@
 package batchpipe.local.cli;
 
 import batchpipe.common.aws.AwsClients;
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.worker.pool.PoolSize;
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.Match;
@@ -79,7 +80,8 @@ final class ScanCommand implements Callable<Integer> {
                     }
                 }
             }
-            System.out.println(results.size() == 1 ? results.get(0) : "[" + String.join(",", results) + "]");
+            // JSON escapes C0 but passes DEL and C1, which some terminals act on; the escape keeps the same JSON.
+            System.out.println(ControlCharacters.escapeKeepingLines(results.size() == 1 ? results.get(0) : "[" + String.join(",", results) + "]"));
             return 0;
         } finally {
             pool.shutdownNow();

@@ -8,6 +8,8 @@ import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.json.Json;
+import batchpipe.common.task.TaskIds;
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.RuntimeReportLines;
 import batchpipe.local.runtime.InvocationResult;
@@ -102,6 +104,11 @@ public final class Demo {
         }
         Map<String, Object> plan = Json.parseObject(planned.response());
         String runId = (String) plan.get("runId");
+        if (!TaskIds.isValidRunId(runId)) {
+            // It names the folder out/<runId>; the producer's own check makes this a bug, not a user's mistake.
+            throw new IllegalStateException("the producer answered with run id '" + ControlCharacters.escape(String.valueOf(runId))
+                    + "', which is not " + TaskIds.RUN_ID_RULE);
+        }
         long plannedAt = System.nanoTime();
 
         String table = stack.ref("RunsTable");

@@ -10,11 +10,20 @@ import batchpipe.common.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
-/** Writes a run's report files into its output folder, and the two files of a comparison. */
+/**
+ * Writes a run's report files into its output folder, and the two files of a comparison. Each file is
+ * written whole to a new file beside it and then renamed over it, which never follows a link: see
+ * {@link #write(Path, String)}.
+ */
 public final class ReportFiles {
     public static final List<String> RUN_FILES = List.of("report.json", "report.md", "tasks.csv", "report.html");
 
@@ -23,7 +32,7 @@ public final class ReportFiles {
 
     /** report.json (every figure and its inputs), report.md, tasks.csv and report.html; returns their paths. */
     public static List<Path> write(Path dir, RunReport report) throws IOException {
-        Files.createDirectories(dir);
+        createFolder(dir);
         Path json = write(dir.resolve("report.json"), Json.writePretty(report.report()) + "\n");
         Path md = write(dir.resolve("report.md"), MarkdownReport.render(report.report()));
         Path csv = write(dir.resolve("tasks.csv"), TasksCsv.render(report.tasks()));
@@ -33,13 +42,45 @@ public final class ReportFiles {
 
     /** compare.md and compare.html. */
     public static List<Path> writeComparison(Path dir, Map<String, Object> a, Map<String, Object> b) throws IOException {
-        Files.createDirectories(dir);
+        createFolder(dir);
         return List.of(write(dir.resolve("compare.md"), ComparisonReport.markdown(a, b)),
                 write(dir.resolve("compare.html"), ComparisonReport.html(a, b)));
     }
 
+    /**
+     * Why {@code dir} cannot hold report files ({@code "is a file; give a folder"}), or null when it can: it
+     * is a folder (or a link to one), or nothing yet. For a command to refuse its --out before any work.
+     */
+    public static String whyNotAFolder(Path dir) {
+        if (Files.isDirectory(dir) || !Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) return null;
+        return Files.isRegularFile(dir) ? "is a file; give a folder" : "is not a folder; give a folder";
+    }
+
+    private static void createFolder(Path dir) throws IOException {
+        String problem = whyNotAFolder(dir);
+        if (problem != null) throw new IOException(dir + " " + problem);
+        Files.createDirectories(dir);
+    }
+
+    /**
+     * Writes {@code content} to a new file in {@code file}'s folder (created exclusively, so never through
+     * a link), then renames it over {@code file}. A rename replaces the name itself: when {@code file} is a
+     * symbolic link (planted in the folder, or pointing at a file elsewhere), the link is replaced by a
+     * regular file and whatever it pointed at is left untouched. Replacing rather than refusing, because
+     * these names belong to Batchpipe in its output folder and a link there should not stop a run's report;
+     * a reader of the folder also never sees half a file.
+     */
     private static Path write(Path file, String content) throws IOException {
-        Files.writeString(file, content, StandardCharsets.UTF_8);
+        Path partial = file.resolveSibling("." + file.getFileName() + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong())
+                + ".partial");
+        try {
+            Files.write(partial, content.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+            Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(partial);
+            throw e;
+        }
         return file;
     }
 }

@@ -2,6 +2,7 @@ package batchpipe.local.report;
 
 import batchpipe.common.json.Json;
 import batchpipe.common.table.TableKeys;
+import batchpipe.common.task.TaskIds;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -9,6 +10,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -24,10 +27,19 @@ public final class ReportSources {
     /** @param table the table to look in when no file is found, or null when there is none to look in */
     public static Map<String, Object> load(String run, Path outRoot, Supplier<TableRef> table) throws IOException {
         Path given = Path.of(run);
-        for (Path candidate : new Path[] {given, given.resolve("report.json"), outRoot.resolve(run).resolve("report.json")}) {
+        // A path the user gave is theirs to give; out/<run> is only looked at for a real run id, so that a
+        // name such as ../x is not read as a run's folder.
+        boolean runId = TaskIds.isValidRunId(run);
+        List<Path> candidates = new ArrayList<>(List.of(given, given.resolve("report.json")));
+        if (runId) candidates.add(outRoot.resolve(run).resolve("report.json"));
+        for (Path candidate : candidates) {
             if (Files.isRegularFile(candidate)) {
                 return Json.parseObject(Files.readString(candidate, StandardCharsets.UTF_8));
             }
+        }
+        if (!runId) {
+            throw new IllegalArgumentException("no report for '" + run + "': not a report.json, not a folder with one, and not a run id ("
+                    + TaskIds.RUN_ID_RULE + ")");
         }
         TableRef ref = table.get();
         if (ref == null) {

@@ -5,52 +5,65 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads tasks.csv back (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks), one map per row. */
-final class CsvRows {
+/**
+ * Reads tasks.csv back as RFC 4180 defines it, one map per row: records end in CRLF; a field is either
+ * plain (no quote, comma, CR or LF) or quoted, where commas and line breaks are data and a quote is
+ * doubled. Anything else (a quote inside a plain field, text after a closing quote, a bare CR or LF, a
+ * row whose field count differs from the header's) is an error, so a file that only looks right fails.
+ */
+public final class CsvRows {
     private CsvRows() {
     }
 
-    static List<Map<String, String>> parse(String csv) {
+    public static List<Map<String, String>> parse(String csv) {
         List<List<String>> records = new ArrayList<>();
         List<String> record = new ArrayList<>();
         StringBuilder field = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < csv.length(); i++) {
-            char c = csv.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < csv.length() && csv.charAt(i + 1) == '"') {
-                    field.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
+        int i = 0;
+        while (i < csv.length()) {
+            if (csv.charAt(i) == '"') {
+                i++;
+                while (true) {
+                    if (i >= csv.length()) throw new IllegalArgumentException("quoted field not closed before the end");
+                    char c = csv.charAt(i++);
+                    if (c != '"') {
+                        field.append(c);
+                    } else if (i < csv.length() && csv.charAt(i) == '"') {
+                        field.append('"');
+                        i++;
+                    } else {
+                        break;
+                    }
+                }
+            } else {
+                while (i < csv.length() && csv.charAt(i) != ',' && csv.charAt(i) != '\r') {
+                    char c = csv.charAt(i++);
+                    if (c == '"' || c == '\n') {
+                        throw new IllegalArgumentException("unquoted field holds " + (c == '"' ? "a quote" : "LF") + " at offset " + (i - 1));
+                    }
                     field.append(c);
                 }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                record.add(field.toString());
-                field.setLength(0);
-            } else if (c == '\r' && i + 1 < csv.length() && csv.charAt(i + 1) == '\n') {
-                record.add(field.toString());
-                field.setLength(0);
+            }
+            record.add(field.toString());
+            field.setLength(0);
+            if (i >= csv.length()) throw new IllegalArgumentException("the last record does not end in CRLF");
+            char after = csv.charAt(i);
+            if (after == ',') {
+                i++;
+            } else if (after == '\r' && i + 1 < csv.length() && csv.charAt(i + 1) == '\n') {
                 records.add(record);
                 record = new ArrayList<>();
-                i++;
+                i += 2;
             } else {
-                field.append(c);
+                throw new IllegalArgumentException("expected a comma or CRLF after a field at offset " + i);
             }
-        }
-        if (!record.isEmpty() || field.length() > 0) {
-            record.add(field.toString());
-            records.add(record);
         }
         List<String> header = records.get(0);
         List<Map<String, String>> rows = new ArrayList<>();
         for (List<String> r : records.subList(1, records.size())) {
             if (r.size() != header.size()) throw new IllegalStateException("row of " + r.size() + " fields, header has " + header.size());
             Map<String, String> row = new LinkedHashMap<>();
-            for (int i = 0; i < header.size(); i++) row.put(header.get(i), r.get(i));
+            for (int f = 0; f < header.size(); f++) row.put(header.get(f), r.get(f));
             rows.add(row);
         }
         return rows;

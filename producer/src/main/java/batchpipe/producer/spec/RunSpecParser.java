@@ -5,7 +5,9 @@ import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
 import batchpipe.common.task.ScanMatch;
 import batchpipe.common.task.TaskCodec;
+import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
+import batchpipe.common.text.ControlCharacters;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +22,10 @@ import java.util.regex.Pattern;
 public final class RunSpecParser {
     public static final int MAX_SCAN_SOURCES = 100;
     public static final int MAX_HASH_BATCHES = 100_000;
-    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+    /** A label is shown in every report and on terminals: printable text of at most this many characters. */
+    public static final int MAX_LABEL_LENGTH = 256;
+    private static final String LABEL_RULE = "printable text of at most " + MAX_LABEL_LENGTH
+            + " characters, without control characters, line or paragraph separators or bidirectional controls";
     private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
     private final TaskLimits limits;
@@ -42,11 +47,14 @@ public final class RunSpecParser {
     public RunSpec parse(Map<String, Object> root) {
         FieldReader spec = FieldReader.root(root);
         spec.rejectUnknown(Set.of("runId", "label", "scan", "hash"));
-        String runId = spec.optionalString("runId", 64);
-        if (runId != null && !RUN_ID.matcher(runId).matches()) {
-            spec.problem("'runId' may hold only letters, digits and . _ : - (got '" + runId + "')");
+        String runId = spec.optionalString("runId", TaskLimits.MAX_ID_LENGTH);
+        if (runId != null && !TaskIds.isValidRunId(runId)) {
+            spec.problem("'runId' must be " + TaskIds.RUN_ID_RULE + " (got '" + shown(runId) + "')");
         }
-        String label = spec.optionalString("label", 256);
+        String label = spec.optionalString("label", MAX_LABEL_LENGTH);
+        if (label != null && label.codePoints().anyMatch(RunSpecParser::unprintable)) {
+            spec.problem("'label' must be " + LABEL_RULE + " (got '" + shown(label) + "')");
+        }
         List<RunSpec.ScanSource> scan = readScan(spec);
         RunSpec.HashSpec hash = readHash(spec);
         if (scan.isEmpty() && hash == null && spec.problems().isEmpty()) {
@@ -56,6 +64,27 @@ public final class RunSpecParser {
             throw new InvalidRunSpecException(spec.problems());
         }
         return new RunSpec(runId, label, scan, hash);
+    }
+
+    /**
+     * Characters a label may not hold: control characters, which a terminal acts on; line and paragraph
+     * separators, which break a report's line; bidirectional controls, which reorder how the rest of a
+     * line reads; and halves of a surrogate pair with no other half.
+     */
+    private static boolean unprintable(int c) {
+        return Character.isISOControl(c) || c == 0x2028 || c == 0x2029 || c == 0x061C || c == 0x200E || c == 0x200F
+                || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || Character.getType(c) == Character.SURROGATE;
+    }
+
+    /** A refused value as an error message quotes it: each character the label rule refuses as a backslash-u escape. */
+    private static String shown(String value) {
+        StringBuilder out = new StringBuilder(value.length());
+        // Every refused character is in the Basic Multilingual Plane (a lone surrogate is one char).
+        value.codePoints().forEach(c -> {
+            if (unprintable(c)) ControlCharacters.appendEscaped(out, (char) c);
+            else out.appendCodePoint(c);
+        });
+        return out.toString();
     }
 
     @SuppressWarnings("unchecked")
@@ -74,7 +103,7 @@ public final class RunSpecParser {
             source.rejectUnknown(Set.of("bucket", "prefix", "suffix", "maxObjects", "countBy", "match"));
             String bucket = source.requiredString("bucket", 63);
             if (bucket != null && !BUCKET.matcher(bucket).matches()) {
-                source.problem("'" + source.pathOf("bucket") + "' is not a valid S3 bucket name: '" + bucket + "'");
+                source.problem("'" + source.pathOf("bucket") + "' is not a valid S3 bucket name: '" + shown(bucket) + "'");
             }
             String prefix = "";
             if (source.has("prefix")) {

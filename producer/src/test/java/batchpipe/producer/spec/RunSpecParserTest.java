@@ -168,10 +168,60 @@ class RunSpecParserTest {
         assertThat(e).hasMessageStartingWith("invalid run spec (1 problem; nothing was written or sent):\n  - the spec has nothing to do");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"run 1/x", "..", ".", "a..b", "../../etc", "a/b", "c:x", ".hidden", "-x"})
+    void parse_rejectsARunIdThatIsNotOneSafePathSegment(String runId) {
+        assertThat(problemsOf("{\"runId\": \"" + runId + "\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
+                .containsExactly("'runId' must be 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit and"
+                        + " without '..' (got '" + runId + "')");
+    }
+
     @Test
-    void parse_rejectsARunIdWithOtherCharacters() {
-        assertThat(problemsOf("{\"runId\": \"run 1/x\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
-                .containsExactly("'runId' may hold only letters, digits and . _ : - (got 'run 1/x')");
+    void parse_acceptsGeneratedStyleAndDottedRunIdsOfUpTo128Characters() {
+        String hash = ", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}";
+
+        assertThat(parser.parse("{\"runId\": \"20261201T123259Z-958dc5\"" + hash).runId()).isEqualTo("20261201T123259Z-958dc5");
+        assertThat(parser.parse("{\"runId\": \"v1.2_nightly-3\"" + hash).runId()).isEqualTo("v1.2_nightly-3");
+        assertThat(parser.parse("{\"runId\": \"" + "r".repeat(128) + "\"" + hash).runId()).hasSize(128);
+        assertThat(problemsOf("{\"runId\": \"" + "r".repeat(129) + "\"" + hash))
+                .containsExactly("'runId' is 129 characters, over the limit of 128");
+    }
+
+    @Test
+    void parse_rejectsARunIdWithAnEscapeSequenceAndQuotesItEscaped() {
+        assertThat(problemsOf("{\"runId\": \"\\u001b[2J\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
+                .singleElement().asString()
+                .endsWith("(got '\\u001b[2J')")
+                .doesNotContain("\u001b");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\\u001b[31mred", "two\\nlines", "tab\\there", "del\\u007f", "csi\\u009b", "line\\u2028sep",
+            "right-to-left \\u202eoverride", "isolate \\u2066x\\u2069", "lone \\ud800 half"})
+    void parse_rejectsALabelThatIsNotPrintableTextAndNamesTheRule(String jsonLabel) {
+        List<String> problems = problemsOf("{\"label\": \"" + jsonLabel + "\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}");
+
+        assertThat(problems).singleElement().asString()
+                .startsWith("'label' must be printable text of at most 256 characters, without control characters, line or"
+                        + " paragraph separators or bidirectional controls (got '")
+                .matches("(?s)[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800]*");
+    }
+
+    @Test
+    void parse_quotesARefusedLabelWithEachRefusedCharacterEscaped() {
+        assertThat(problemsOf("{\"label\": \"a\\nb\\u202ec\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
+                .singleElement().asString().endsWith("(got 'a\\u000ab\\u202ec')");
+    }
+
+    @Test
+    void parse_acceptsPrintableLabelsInAnyScriptUpTo256Characters() {
+        String hash = ", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}";
+
+        assertThat(parser.parse("{\"label\": \"nightly <arm64> | ünïcödé 数字 🚀 [x](y)\"" + hash).label())
+                .isEqualTo("nightly <arm64> | ünïcödé 数字 🚀 [x](y)");
+        assertThat(parser.parse("{\"label\": \"" + "l".repeat(256) + "\"" + hash).label()).hasSize(256);
+        assertThat(problemsOf("{\"label\": \"" + "l".repeat(257) + "\"" + hash))
+                .containsExactly("'label' is 257 characters, over the limit of 256");
     }
 
     @Test

@@ -1,0 +1,84 @@
+package batchpipe.local.report;
+
+import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReportFilesTest {
+    @TempDir
+    Path tmp;
+
+    private static RunReport report() {
+        Map<String, Object> task = new HashMap<>(Map.of("runId", "r1", "taskId", "hash-000001", "kind", "hash", "status", "done",
+                "enqueuedAt", 0L, "startedAt", 10L, "finishedAt", 1_010L, "durationMs", 1_000L, "hashes", 10L));
+        task.putAll(Map.of("requestId", "req-1", "functionName", "worker", "memoryMb", 1024L, "architecture", "arm64"));
+        Map<String, Object> run = Map.of("label", "files", "createdAt", 0L, "planned", Map.of("total", 1L));
+        return RunReport.of("r1", run, List.of(task), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
+    }
+
+    @Test
+    void write_replacesALinkNamedLikeAReportFileAndLeavesItsTargetAlone() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("out/r1"));
+        Path elsewhere = Files.writeString(tmp.resolve("elsewhere.txt"), "not yours");
+        Path dangling = tmp.resolve("does-not-exist-yet");
+        Files.createSymbolicLink(dir.resolve("report.md"), elsewhere);
+        Files.createSymbolicLink(dir.resolve("tasks.csv"), dangling);
+
+        List<Path> files = ReportFiles.write(dir, report());
+
+        assertThat(Files.readString(elsewhere)).isEqualTo("not yours");
+        assertThat(dangling).doesNotExist();
+        for (Path file : files) {
+            assertThat(Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)).as(file.toString()).isTrue();
+        }
+        assertThat(Files.readString(dir.resolve("report.md"))).startsWith("# Batchpipe run r1\n");
+        assertThat(Files.readString(dir.resolve("tasks.csv"))).startsWith("runId,taskId,");
+    }
+
+    @Test
+    void write_leavesOnlyTheReportFilesInTheFolder() throws IOException {
+        Path dir = tmp.resolve("out/r1");
+
+        ReportFiles.write(dir, report());
+        ReportFiles.write(dir, report());
+
+        try (var names = Files.list(dir)) {
+            assertThat(names.map(p -> p.getFileName().toString())).containsExactlyInAnyOrderElementsOf(ReportFiles.RUN_FILES);
+        }
+    }
+
+    @Test
+    void write_refusesAFolderThatIsAFileAndNamesIt() throws IOException {
+        Path file = Files.writeString(tmp.resolve("report-here"), "a file");
+
+        assertThatThrownBy(() -> ReportFiles.write(file, report())).isInstanceOf(IOException.class)
+                .hasMessage(file + " is a file; give a folder");
+        assertThat(Files.readString(file)).isEqualTo("a file");
+    }
+
+    @Test
+    void whyNotAFolder_acceptsAFolderALinkToOneAndNothingYet() throws IOException {
+        Path folder = Files.createDirectories(tmp.resolve("folder"));
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), folder);
+        Path dangling = Files.createSymbolicLink(tmp.resolve("dangling"), tmp.resolve("nowhere"));
+
+        assertThat(ReportFiles.whyNotAFolder(folder)).isNull();
+        assertThat(ReportFiles.whyNotAFolder(link)).isNull();
+        assertThat(ReportFiles.whyNotAFolder(tmp.resolve("new"))).isNull();
+        assertThat(ReportFiles.whyNotAFolder(dangling)).isEqualTo("is not a folder; give a folder");
+    }
+}
