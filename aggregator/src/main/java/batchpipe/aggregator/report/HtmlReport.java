@@ -34,6 +34,12 @@ public final class HtmlReport {
         html.append("status <b>").append(Html.escape(report.get("status"))).append("</b> · ").append(Html.escape(overall.get("tasks")))
                 .append(" tasks ").append(Html.escape(overall.get("byStatus"))).append(" in ").append(Html.escape(window.get("seconds")))
                 .append(" s (").append(Html.escape(window.get("definition"))).append(")</p>\n");
+        if (report.get("failureTolerance") instanceof Map<?, ?> tolerance) {
+            html.append("<p class=\"sub\">Failures ").append(Html.escape(tolerance.get("failedTasks"))).append(" of ")
+                    .append(Html.escape(tolerance.get("plannedTasks"))).append(" planned tasks (").append(Html.escape(tolerance.get("failedPercent")))
+                    .append("%, failed or rejected) · tolerated ").append(Html.escape(tolerance.get("toleratedPercent"))).append("% · <b>")
+                    .append(Boolean.TRUE.equals(tolerance.get("withinTolerance")) ? "within tolerance" : "tolerance exceeded").append("</b></p>\n");
+        }
 
         Map<String, Object> throughput = map(overall, "throughput");
         Map<String, Object> duration = map(map(overall, "latency"), "taskDurationMs");

@@ -24,6 +24,12 @@ public final class MarkdownReport {
         md.append("Status: **").append(text(report.get("status"))).append("**, ")
                 .append(overall.get("tasks")).append(" tasks ").append(text(overall.get("byStatus")))
                 .append(" in ").append(window.get("seconds")).append(" s (").append(window.get("definition")).append(").\n\n");
+        if (report.get("failureTolerance") instanceof Map<?, ?> tolerance) {
+            md.append("Failures: ").append(tolerance.get("failedTasks")).append(" of ").append(tolerance.get("plannedTasks"))
+                    .append(" planned tasks (").append(tolerance.get("failedPercent")).append("%, failed or rejected); tolerated ")
+                    .append(tolerance.get("toleratedPercent")).append("%: **")
+                    .append(Boolean.TRUE.equals(tolerance.get("withinTolerance")) ? "within tolerance" : "tolerance exceeded").append("**.\n\n");
+        }
         md.append("| total | value |\n|---|---:|\n");
         md.append("| events scanned | ").append(totals.get("events")).append(" |\n");
         md.append("| malformed lines | ").append(totals.get("malformed")).append(" |\n");

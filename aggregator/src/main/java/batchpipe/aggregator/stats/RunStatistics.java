@@ -67,7 +67,36 @@ public final class RunStatistics {
             }
         }
         report.put("problems", problems);
+        Integer tolerated = toleratedFailurePercent(run);
+        if (tolerated != null) report.put("failureTolerance", failureTolerance(tasks, planned, tolerated));
         return report;
+    }
+
+    /** The spec's toleratedFailurePercent, when it set one. */
+    private static Integer toleratedFailurePercent(Map<String, Object> run) {
+        if (run == null || !(run.get("spec") instanceof String spec)) return null;
+        try {
+            return batchpipe.common.json.Json.parseObject(spec).get("toleratedFailurePercent") instanceof Number n ? n.intValue() : null;
+        } catch (RuntimeException unreadable) {
+            return null;
+        }
+    }
+
+    /**
+     * Failed and rejected tasks (both did not produce their result) as a share of the planned tasks,
+     * against the spec's tolerance; a run within it has at most that share failed.
+     */
+    static Map<String, Object> failureTolerance(List<Map<String, Object>> tasks, long planned, int toleratedPercent) {
+        long failed = tasks.stream().filter(t -> "failed".equals(t.get("status")) || "rejected".equals(t.get("status"))).count();
+        double failedPercent = planned == 0 ? 0 : 100.0 * failed / planned;
+        Map<String, Object> tolerance = new LinkedHashMap<>();
+        tolerance.put("toleratedPercent", toleratedPercent);
+        tolerance.put("failedTasks", failed);
+        tolerance.put("plannedTasks", planned);
+        tolerance.put("failedPercent", round3(failedPercent));
+        tolerance.put("withinTolerance", failed * 100 <= (long) toleratedPercent * planned);
+        tolerance.put("definition", "failed + rejected tasks / planned tasks, against the run spec's toleratedFailurePercent");
+        return tolerance;
     }
 
     private static Map<String, Object> group(List<Map<String, Object>> tasks, double windowSeconds) {

@@ -34,6 +34,19 @@ class MarkdownReportTest {
     }
 
     @Test
+    void render_saysWhetherTheRunStayedWithinItsToleratedFailurePercent() {
+        Map<String, Object> run = Map.of("label", "demo", "createdAt", 0L, "planned", Map.of("total", 2L),
+                "spec", "{\"toleratedFailurePercent\":40}");
+        Map<String, Object> report = RunStatistics.compute("r1", run, List.of(
+                task("hash-000001", "done", 0, 1_000, 10, null),
+                task("hash-000002", "rejected", 1_000, 2_000, 0, "bad input")));
+
+        assertThat(MarkdownReport.render(report))
+                .contains("Failures: 1 of 2 planned tasks (50.0%, failed or rejected); tolerated 40%: **tolerance exceeded**.\n\n");
+        assertThat(HtmlReport.render(report)).contains("<b>tolerance exceeded</b>");
+    }
+
+    @Test
     void render_writesARowPerGroupWithThroughputAndDurations() {
         // 2 tasks and 10 hashes in 2 s; durations 1000 and 1000
         assertThat(render())

@@ -273,4 +273,22 @@ class RunStatisticsTest {
         assertThat(map(report, "byKind")).isEmpty();
         assertThat(report.get("countBy")).isEqualTo(Map.of());
     }
+
+    @Test
+    void compute_withAToleranceSaysWhetherTheFailuresStayedWithinIt() {
+        // One of four planned tasks failed: 25 %.
+        Map<String, Object> run = new HashMap<>(run(4));
+        run.put("spec", "{\"toleratedFailurePercent\":25,\"hash\":{\"batches\":2,\"batchSize\":1,\"cost\":4}}");
+        assertThat(map(RunStatistics.compute("r1", run, tasks()), "failureTolerance"))
+                .containsEntry("failedTasks", 1L).containsEntry("plannedTasks", 4L).containsEntry("failedPercent", 25.0)
+                .containsEntry("toleratedPercent", 25).containsEntry("withinTolerance", true);
+
+        run.put("spec", "{\"toleratedFailurePercent\":24,\"hash\":{\"batches\":2,\"batchSize\":1,\"cost\":4}}");
+        assertThat(map(RunStatistics.compute("r1", run, tasks()), "failureTolerance")).containsEntry("withinTolerance", false);
+    }
+
+    @Test
+    void compute_withoutAToleranceJudgesNothing() {
+        assertThat(RunStatistics.compute("r1", run(4), tasks())).doesNotContainKey("failureTolerance");
+    }
 }

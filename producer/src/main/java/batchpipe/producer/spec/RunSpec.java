@@ -9,9 +9,14 @@ import java.util.List;
  *
  * @param runId null when the producer should make a new time-sortable id
  */
-public record RunSpec(String runId, String label, List<ScanSource> scan, HashSpec hash) {
+public record RunSpec(String runId, String label, List<ScanSource> scan, HashSpec hash, Integer toleratedFailurePercent) {
     public RunSpec {
         scan = scan == null ? List.of() : List.copyOf(scan);
+    }
+
+    /** A spec without a failure tolerance: the report states failures without judging them. */
+    public RunSpec(String runId, String label, List<ScanSource> scan, HashSpec hash) {
+        this(runId, label, scan, hash, null);
     }
 
     /** The objects under {@code prefix} in {@code bucket} (optionally ending in {@code suffix}), at most {@code maxObjects}. */

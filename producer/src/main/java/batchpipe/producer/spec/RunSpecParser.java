@@ -46,7 +46,7 @@ public final class RunSpecParser {
 
     public RunSpec parse(Map<String, Object> root) {
         FieldReader spec = FieldReader.root(root);
-        spec.rejectUnknown(Set.of("runId", "label", "scan", "hash"));
+        spec.rejectUnknown(Set.of("runId", "label", "scan", "hash", "toleratedFailurePercent"));
         String runId = spec.optionalString("runId", TaskLimits.MAX_ID_LENGTH);
         if (runId != null && !TaskIds.isValidRunId(runId)) {
             spec.problem("'runId' must be " + TaskIds.RUN_ID_RULE + " (got '" + shown(runId) + "')");
@@ -55,6 +55,9 @@ public final class RunSpecParser {
         if (label != null && label.codePoints().anyMatch(RunSpecParser::unprintable)) {
             spec.problem("'label' must be " + LABEL_RULE + " (got '" + shown(label) + "')");
         }
+        // Like Step Functions Distributed Map's ToleratedFailurePercentage: the report says whether the
+        // run's failed and rejected tasks stayed within it.
+        Long tolerated = spec.optionalLong("toleratedFailurePercent", 0, 100, null);
         List<RunSpec.ScanSource> scan = readScan(spec);
         RunSpec.HashSpec hash = readHash(spec);
         if (scan.isEmpty() && hash == null && spec.problems().isEmpty()) {
@@ -63,7 +66,7 @@ public final class RunSpecParser {
         if (!spec.problems().isEmpty()) {
             throw new InvalidRunSpecException(spec.problems());
         }
-        return new RunSpec(runId, label, scan, hash);
+        return new RunSpec(runId, label, scan, hash, tolerated == null ? null : tolerated.intValue());
     }
 
     /**

@@ -51,7 +51,7 @@ class RunSpecParserTest {
     @Test
     void parse_rejectsAnUnknownField() {
         assertThat(problemsOf("{\"lable\": \"x\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
-                .containsExactly("unknown field 'lable' (allowed: hash, label, runId, scan)");
+                .containsExactly("unknown field 'lable' (allowed: hash, label, runId, scan, toleratedFailurePercent)");
     }
 
     @Test
@@ -144,7 +144,7 @@ class RunSpecParserTest {
 
         assertThat(e).isNotNull();
         assertThat(e.problems()).containsExactly(
-                "unknown field 'labl' (allowed: hash, label, runId, scan)",
+                "unknown field 'labl' (allowed: hash, label, runId, scan, toleratedFailurePercent)",
                 "'scan[0].bucket' is not a valid S3 bucket name: 'Bad_Name'",
                 "'scan[0].maxObjects' is 0, outside the allowed range 1 to 10000000",
                 "'scan[1].bucket' is required",
@@ -152,7 +152,7 @@ class RunSpecParserTest {
                 "'hash.batchSize' is 1001, outside the allowed range 1 to 1000",
                 "'hash.cost' is 99, outside the allowed range 4 to 14 (MAX_HASH_COST)");
         assertThat(e).hasMessage("invalid run spec (7 problems; nothing was written or sent):\n"
-                + "  - unknown field 'labl' (allowed: hash, label, runId, scan)\n"
+                + "  - unknown field 'labl' (allowed: hash, label, runId, scan, toleratedFailurePercent)\n"
                 + "  - 'scan[0].bucket' is not a valid S3 bucket name: 'Bad_Name'\n"
                 + "  - 'scan[0].maxObjects' is 0, outside the allowed range 1 to 10000000\n"
                 + "  - 'scan[1].bucket' is required\n"
@@ -260,5 +260,14 @@ class RunSpecParserTest {
                 + "a".repeat(64) + "\"}}");
 
         assertThat(problems).hasSize(1);
+    }
+
+    @Test
+    void parse_readsAToleratedFailurePercentFrom0To100() {
+        RunSpec spec = parser.parse("{\"toleratedFailurePercent\": 5, \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}");
+
+        assertThat(spec.toleratedFailurePercent()).isEqualTo(5);
+        assertThat(problemsOf("{\"toleratedFailurePercent\": 101, \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
+                .singleElement().asString().contains("toleratedFailurePercent").contains("100");
     }
 }
