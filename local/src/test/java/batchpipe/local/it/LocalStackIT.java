@@ -38,6 +38,25 @@ class LocalStackIT {
     }
 
     @Test
+    void dynalite_survivesAClientThatDropsARequestMidway() throws Exception {
+        // A Lambda instance that times out or is killed in the middle of a DynamoDB call leaves a request
+        // half sent. dynalite used to die of that (an uncaught "aborted"), and with it the whole run.
+        java.net.URI endpoint = java.net.URI.create(stack.endpointSettings().get("AWS_ENDPOINT_URL_DYNAMODB"));
+        for (int i = 0; i < 3; i++) {
+            try (java.net.Socket socket = new java.net.Socket(endpoint.getHost(), endpoint.getPort())) {
+                socket.getOutputStream().write(("POST / HTTP/1.1\r\nHost: " + endpoint.getHost() + "\r\n"
+                        + "Content-Type: application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+                        + "Content-Length: 1000\r\n\r\n{\"Lim").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                Thread.sleep(50);
+                socket.setSoLinger(true, 0); // a reset, as a killed process's socket gives
+            }
+        }
+        Thread.sleep(200);
+        assertThat(stack.dynamoDb().listTables().tableNames()).contains(stack.ref("RunsTable"));
+    }
+
+    @Test
     void table_hasStringPkAndSkKeys() {
         var table = stack.dynamoDb().describeTable(b -> b.tableName(stack.ref("RunsTable"))).table();
         assertThat(table.keySchema()).extracting(KeySchemaElement::attributeName).containsExactly("pk", "sk");
