@@ -50,7 +50,7 @@ final class ScanRun {
     private long oversized;
     private long matches;
     private final List<Long> malformedLines = new ArrayList<>();
-    private final ValueCountTable[] counts;
+    private final BoundedValueCounts[] counts;
 
     /** Turns an IOException from the decoded stream into what the caller should see. */
     interface DecodeErrors {
@@ -66,9 +66,9 @@ final class ScanRun {
         this.maxInFlight = 2 * maxBuffers;
         this.freeBuffers = new ArrayBlockingQueue<>(maxBuffers);
         this.readerParser = new ChunkParser(options);
-        this.counts = new ValueCountTable[options.countBy().size()];
+        this.counts = new BoundedValueCounts[options.countBy().size()];
         for (int i = 0; i < counts.length; i++) {
-            counts[i] = new ValueCountTable(64);
+            counts[i] = new BoundedValueCounts(options.countBy().get(i), 64);
         }
     }
 
@@ -169,7 +169,7 @@ final class ScanRun {
      * and records it. Returns the bytes after its newline (moved to the front of buf), or -1 at the end.
      */
     private int skipRestOfLine(byte[] buf) throws IOException {
-        completed(ChunkTally.oversizedLine(counts.length));
+        completed(ChunkTally.oversizedLine(options.countBy()));
         for (;;) {
             int n = read(buf, 0, buf.length);
             if (n < 0) {
@@ -325,13 +325,19 @@ final class ScanRun {
     ScanResult finish(long compressedBytes) throws IOException {
         mergeFinished(true);
         Map<String, Map<String, Long>> countBy = new LinkedHashMap<>();
+        Map<String, ApproximateCounts> approximate = new LinkedHashMap<>();
         for (int i = 0; i < counts.length; i++) {
+            String path = options.countBy().get(i);
             TreeMap<String, Long> values = new TreeMap<>();
-            counts[i].addTo(values);
-            countBy.put(options.countBy().get(i), values);
+            TreeMap<String, Long> overCounts = new TreeMap<>();
+            counts[i].addTo(values, overCounts);
+            countBy.put(path, values);
+            if (!counts[i].isExact()) {
+                approximate.put(path, new ApproximateCounts(counts[i].events(), counts[i].distinct(), overCounts));
+            }
         }
         return new ScanResult(events, malformed, malformedLines, oversized, bytes, compressedBytes, countBy,
-                options.match() == null ? null : matches);
+                options.match() == null ? null : matches, approximate);
     }
 
     /**
