@@ -99,8 +99,8 @@ class BoundedValueCountsTest {
         Map<String, Long> oracle = new HashMap<>();
         Scan scan = new Scan(BoundedValueCounts.Limits.DEFAULT, 4_500);
         for (int i = 0; i < 400_000; i++) {
-            // skewed: a few values take most events, most of the 59,000 values occur a handful of times
-            int v = random.nextInt(4) == 0 ? random.nextInt(20) : random.nextInt(59_000);
+            // skewed: a few values take most events, most of the 64,000 values occur a handful of times
+            int v = random.nextInt(4) == 0 ? random.nextInt(20) : random.nextInt(64_000);
             String value = "u-" + v;
             oracle.merge(value, 1L, Long::sum);
             scan.add(value);
@@ -113,6 +113,28 @@ class BoundedValueCountsTest {
         assertThat(counted.overCounts()).isEmpty();
         assertThat(counts.distinct()).isEqualTo(oracle.size());
         assertThat(counts.events()).isEqualTo(400_000);
+    }
+
+    @Test
+    void theValuePastTheBudget_switchesToApproximateCountsThatStillBracketTheTruth() {
+        BoundedValueCounts counts = new BoundedValueCounts("user.id", 64);
+        for (int i = 0; i < BoundedValueCounts.MAX_EXACT_VALUES; i++) {
+            byte[] value = ("u-" + i).getBytes(StandardCharsets.UTF_8);
+            counts.add(value, 0, value.length);
+            counts.add(value, 0, value.length);
+        }
+        assertThat(counts.isExact()).isTrue();
+
+        byte[] oneMore = "u-new".getBytes(StandardCharsets.UTF_8);
+        counts.add(oneMore, 0, oneMore.length);
+
+        assertThat(counts.isExact()).isFalse();
+        assertThat(counts.events()).isEqualTo(2L * BoundedValueCounts.MAX_EXACT_VALUES + 1);
+        assertThat(counts.distinct()).isCloseTo(BoundedValueCounts.MAX_EXACT_VALUES + 1L,
+                within((long) (DISTINCT_TOLERANCE * BoundedValueCounts.MAX_EXACT_VALUES)));
+        Counted counted = counted(counts);
+        assertThat(counted.counts()).hasSize(BoundedValueCounts.SKETCH_COUNTERS);
+        assertEveryCountWithinItsBound(counted, Map.of("u-new", 1L), 2);
     }
 
     @Test
