@@ -23,7 +23,8 @@ import java.util.concurrent.RejectedExecutionException;
  * flight), plus one line buffer of {@code maxLineBytes + 2} bytes that carries the partial line between
  * chunks and holds lines longer than a chunk. A line known to exceed maxLineBytes is read through and
  * dropped, never buffered. When no buffer is free the reader runs a queued chunk itself instead of
- * waiting idle.
+ * waiting idle. At most {@code 2 x maxBuffers + 2} chunk tallies exist at once, and they and the scan's
+ * own countBy totals each keep within {@link BoundedValueCounts}' budget per path.
  */
 final class ScanRun {
 
