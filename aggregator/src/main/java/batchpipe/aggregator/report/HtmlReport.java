@@ -125,6 +125,8 @@ public final class HtmlReport {
                     html.append("</tr>");
                 });
                 html.append("</table>\n");
+                String note = MarkdownReport.countByNote(report, path);
+                if (note != null) html.append("<p class=\"note\">").append(Html.escape(note)).append("</p>\n");
             });
         }
         List<Map<String, Object>> problems = (List<Map<String, Object>>) report.get("problems");

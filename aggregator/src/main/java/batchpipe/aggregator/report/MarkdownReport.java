@@ -70,6 +70,8 @@ public final class MarkdownReport {
             countBy.forEach((path, values) -> {
                 md.append("\n| ").append(text(path)).append(" | events |\n|---|---:|\n");
                 ((Map<String, Object>) values).forEach((value, n) -> md.append("| ").append(text(value)).append(" | ").append(n).append(" |\n"));
+                String note = countByNote(report, path);
+                if (note != null) md.append("\n").append(note).append("\n");
             });
         }
         List<Map<String, Object>> problems = (List<Map<String, Object>>) report.get("problems");
@@ -79,6 +81,24 @@ public final class MarkdownReport {
                     .append(" | ").append(text(p.get("reason"))).append(" |\n"));
         }
         return md.toString();
+    }
+
+    /**
+     * "Counts approximate (heavy-hitters sketch): each may over-state by up to 1465 events; distinct values
+     * estimated." for a countBy path the report's {@code countByAccuracy} does not call exact, else null.
+     */
+    static String countByNote(Map<String, Object> report, String path) {
+        if (!(report.get("countByAccuracy") instanceof Map<?, ?> accuracy) || !(accuracy.get(path) instanceof Map<?, ?> fields)) {
+            return null;
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        if ("approximate".equals(fields.get("counts"))) {
+            parts.add("counts approximate (heavy-hitters sketch): each may over-state by up to " + fields.get("maxOverCount") + " events");
+        }
+        if ("estimated".equals(fields.get("distinct"))) parts.add("distinct values estimated");
+        if (parts.isEmpty()) return null;
+        String note = String.join("; ", parts);
+        return Character.toUpperCase(note.charAt(0)) + note.substring(1) + ".";
     }
 
     @SuppressWarnings("unchecked")

@@ -60,6 +60,8 @@ public final class RunStatistics {
         report.put("timeline", Timeline.of(tasks, windowStart, lastFinish));
         report.put("distribution", distribution(tasks));
         report.put("countBy", mergedCountBy(tasks));
+        Map<String, Object> accuracy = countByAccuracy(tasks);
+        if (!accuracy.isEmpty()) report.put("countByAccuracy", accuracy);
         List<Map<String, Object>> problems = new ArrayList<>();
         for (Map<String, Object> t : tasks) {
             if (!"done".equals(t.get("status")) && problems.size() < 50) {
@@ -198,6 +200,40 @@ public final class RunStatistics {
             }
         }
         return merged;
+    }
+
+    /**
+     * Per countBy path, once some task counted a path approximately (its record's {@code countByAccuracy}):
+     * whether the counts are approximate, by how much each may over-state (the merged counts add the
+     * tasks' counts, so their errors add: the sum of the tasks' {@code maxOverCount}), and whether the
+     * tasks' {@code countByDistinct} is estimated. Empty when every task counted exactly, so that such a
+     * report is the same as before approximate counting existed.
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> countByAccuracy(List<Map<String, Object>> tasks) {
+        SortedSet<String> paths = new TreeSet<>();
+        Map<String, Long> overCounts = new TreeMap<>();
+        SortedSet<String> estimated = new TreeSet<>();
+        for (Map<String, Object> t : tasks) {
+            if (t.get("countBy") instanceof Map<?, ?> countBy) paths.addAll(((Map<String, Object>) countBy).keySet());
+            if (t.get("countByAccuracy") instanceof Map<?, ?> accuracy) {
+                ((Map<String, Object>) accuracy).forEach((path, value) -> {
+                    Map<String, Object> fields = (Map<String, Object>) value;
+                    if ("approximate".equals(fields.get("counts"))) overCounts.merge(path, asLong(fields.get("maxOverCount")), Long::sum);
+                    if ("estimated".equals(fields.get("distinct"))) estimated.add(path);
+                });
+            }
+        }
+        Map<String, Object> accuracy = new TreeMap<>();
+        if (overCounts.isEmpty() && estimated.isEmpty()) return accuracy;
+        for (String path : paths) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("counts", overCounts.containsKey(path) ? "approximate" : "exact");
+            if (overCounts.containsKey(path)) fields.put("maxOverCount", overCounts.get(path));
+            fields.put("distinct", estimated.contains(path) ? "estimated" : "exact");
+            accuracy.put(path, fields);
+        }
+        return accuracy;
     }
 
     @SuppressWarnings("unchecked")

@@ -62,6 +62,18 @@ class HtmlReportTest {
     }
 
     @Test
+    void render_saysUnderACountByTableThatItsCountsAreApproximate() {
+        Map<String, Object> report = ReportFixtures.reportWithApproximateCounts().report();
+
+        String html = HtmlReport.render(report);
+
+        assertThat(html).contains("<td>INFO</td><td class=\"n\">900</td></tr></table>\n<p class=\"note\">Counts approximate"
+                + " (heavy-hitters sketch): each may over-state by up to 1465 events; distinct values estimated.</p>\n");
+        assertThat(HtmlReport.render(Json.parseObject(Json.write(report)))).isEqualTo(html);
+        assertThat(render()).doesNotContain("approximate", "estimated");
+    }
+
+    @Test
     void render_readsAReportBackFromItsJson() {
         Map<String, Object> report = ReportFixtures.report("demo").report();
 

@@ -79,6 +79,19 @@ class MarkdownReportTest {
     }
 
     @Test
+    void render_saysUnderACountByTableThatItsCountsAreApproximate() {
+        String md = MarkdownReport.render(ReportFixtures.reportWithApproximateCounts().report());
+
+        assertThat(md).contains("| level | events |\n|---|---:|\n| <script>alert(1)</script> | 100 |\n| INFO | 900 |\n\n"
+                + "Counts approximate (heavy-hitters sketch): each may over-state by up to 1465 events; distinct values estimated.\n");
+    }
+
+    @Test
+    void render_saysNothingOfAccuracyWhenEveryCountIsExact() {
+        assertThat(MarkdownReport.render(ReportFixtures.report("demo").report())).doesNotContain("approximate", "estimated");
+    }
+
+    @Test
     void render_escapesPipesInProblemReasons() {
         assertThat(render()).contains("| hash-000002 | rejected | bad \\| input |\n");
     }

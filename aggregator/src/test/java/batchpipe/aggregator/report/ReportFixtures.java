@@ -68,4 +68,11 @@ final class ReportFixtures {
     static RunReport report(String label) {
         return RunReport.of("r1", run(label), tasks(), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
     }
+
+    /** The same run, with scan-a's level counted approximately (past the worker's exact budget). */
+    static RunReport reportWithApproximateCounts() {
+        List<Map<String, Object>> tasks = tasks();
+        tasks.get(0).put("countByAccuracy", Map.of("level", Map.of("counts", "approximate", "maxOverCount", 1465L, "distinct", "estimated")));
+        return RunReport.of("r1", run("demo"), tasks, PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
+    }
 }

@@ -182,6 +182,29 @@ class RunStatisticsTest {
     }
 
     @Test
+    void compute_addsNoCountByAccuracyWhenEveryTaskCountedExactly() {
+        assertThat(RunStatistics.compute("r1", run(4), tasks())).doesNotContainKey("countByAccuracy");
+    }
+
+    @Test
+    void compute_saysWhichCountByPathsAreApproximateAndAddsTheTasksOverCounts() {
+        List<Map<String, Object>> tasks = tasks();
+        tasks.get(0).put("countByAccuracy", Map.of(
+                "level", Map.of("counts", "approximate", "maxOverCount", 12L, "distinct", "estimated")));
+        tasks.get(1).put("countByAccuracy", Map.of(
+                "level", Map.of("counts", "approximate", "maxOverCount", 30L, "distinct", "estimated"),
+                "status", Map.of("counts", "exact", "distinct", "exact")));
+
+        Map<String, Object> report = RunStatistics.compute("r1", run(4), tasks);
+
+        // the merged counts add the tasks' counts, so their errors add
+        assertThat(report.get("countByAccuracy")).isEqualTo(Map.of(
+                "level", Map.of("counts", "approximate", "maxOverCount", 42L, "distinct", "estimated"),
+                "status", Map.of("counts", "exact", "distinct", "exact")));
+        assertThat(new java.util.ArrayList<>(report.keySet())).containsSubsequence("countBy", "countByAccuracy", "problems");
+    }
+
+    @Test
     void compute_listsTasksThatDidNotFinishAsDone() {
         Map<String, Object> report = RunStatistics.compute("r1", run(4), tasks());
 

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Merging chunk tallies in chunk order with {@link ScanRun#merge}, the work the reading thread does
  * between reads. The tallies are the sample's, parsed once at setup; what a merge costs is mostly
- * {@link ValueCountTable#addAll}, so it grows with the number of distinct values per chunk.
+ * {@link BoundedValueCounts#addAll}, so it grows with the number of distinct values per chunk.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -6,6 +6,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Splits a chunk of whole lines and tallies them: blank lines are skipped, each other line is an event
@@ -14,6 +15,7 @@ import java.util.Arrays;
 final class ChunkParser {
 
     private final int maxLineBytes;
+    private final List<String> countBy;
     private final int countByPaths;
     private final JsonLineValidator validator = new JsonLineValidator();
     private final FieldPathReader fields;
@@ -25,7 +27,8 @@ final class ChunkParser {
 
     ChunkParser(ScanOptions options) {
         this.maxLineBytes = options.maxLineBytes();
-        this.countByPaths = options.countBy().size();
+        this.countBy = options.countBy();
+        this.countByPaths = countBy.size();
         FieldPathTree tree = FieldPathTree.of(FieldPathTree.pathsOf(options));
         this.fields = tree.slotCount == 0 ? null : new FieldPathReader(tree);
         if (options.match() instanceof Match.FieldEquals equals) {
@@ -57,7 +60,7 @@ final class ChunkParser {
      * not (end of object).
      */
     ChunkTally parse(byte[] b, int start, int end) {
-        ChunkTally tally = new ChunkTally(countByPaths);
+        ChunkTally tally = new ChunkTally(countBy);
         JsonLineValidator v = validator;
         long line = 0;
         int p = start;
@@ -109,14 +112,14 @@ final class ChunkParser {
         }
     }
 
-    private void count(ValueCountTable table, byte[] b, int start, int end, boolean escapes) {
+    private void count(BoundedValueCounts counts, byte[] b, int start, int end, boolean escapes) {
         if (b[start] != '"') {
-            table.add(b, start, end - start, 1);
+            counts.add(b, start, end - start);
         } else if (escapes && JsonStringDecoder.hasEscape(b, start + 1, end - 1)) {
             int n = valueDecoder.decode(b, start + 1, end - 1);
-            table.add(valueDecoder.buffer(), 0, n, 1);
+            counts.add(valueDecoder.buffer(), 0, n);
         } else {
-            table.add(b, start + 1, end - start - 2, 1);
+            counts.add(b, start + 1, end - start - 2);
         }
     }
 

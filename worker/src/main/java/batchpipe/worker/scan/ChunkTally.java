@@ -1,5 +1,7 @@
 package batchpipe.worker.scan;
 
+import java.util.List;
+
 /** What one chunk of whole lines contained; line numbers are local to the chunk (1-based). */
 final class ChunkTally {
 
@@ -11,12 +13,12 @@ final class ChunkTally {
     final long[] firstMalformed = new long[ScanResult.MAX_MALFORMED_LINES];
     int firstMalformedCount;
     /** Per countBy path. */
-    final ValueCountTable[] counts;
+    final BoundedValueCounts[] counts;
 
-    ChunkTally(int countByPaths) {
-        counts = new ValueCountTable[countByPaths];
-        for (int i = 0; i < countByPaths; i++) {
-            counts[i] = new ValueCountTable();
+    ChunkTally(List<String> countBy) {
+        counts = new BoundedValueCounts[countBy.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new BoundedValueCounts(countBy.get(i), 16);
         }
     }
 
@@ -28,8 +30,8 @@ final class ChunkTally {
     }
 
     /** A chunk holding one line that was longer than maxLineBytes and never buffered. */
-    static ChunkTally oversizedLine(int countByPaths) {
-        ChunkTally t = new ChunkTally(countByPaths);
+    static ChunkTally oversizedLine(List<String> countBy) {
+        ChunkTally t = new ChunkTally(countBy);
         t.lines = 1;
         t.oversized = 1;
         t.malformedAt(1);

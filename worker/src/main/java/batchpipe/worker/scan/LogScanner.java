@@ -10,7 +10,9 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * Scans a stream of JSON log lines (plain, zstd or gzip, told by magic bytes) and counts events,
- * malformed lines, values per field and matches, in bounded memory whatever the object's size.
+ * malformed lines, values per field and matches, in bounded memory whatever the object's size and however
+ * many distinct values a field has (past a budget, values are counted approximately and the result says
+ * so: {@link BoundedValueCounts}).
  *
  * <p>The calling thread reads and decompresses; chunks of whole lines are tallied on the given pool
  * (owned by the caller, never shut down here) and merged in order, so the result is the same for any

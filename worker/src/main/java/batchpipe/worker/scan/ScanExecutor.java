@@ -44,7 +44,7 @@ public final class ScanExecutor {
             throw new PermanentTaskException("object s3://" + task.bucket() + "/" + task.key() + " does not exist", e);
         } catch (NoSuchBucketException e) {
             throw new PermanentTaskException("bucket " + task.bucket() + " does not exist", e);
-        } catch (CorruptDataException e) {
+        } catch (CorruptDataException | ValuesTooLongException e) {
             throw new PermanentTaskException("s3://" + task.bucket() + "/" + task.key() + ": " + e.getMessage(), e);
         } catch (S3Exception e) {
             if (e.statusCode() == 403) {

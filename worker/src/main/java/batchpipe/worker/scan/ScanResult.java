@@ -18,11 +18,15 @@ import java.util.TreeMap;
  * @param oversizedLines  lines longer than {@link ScanOptions#maxLineBytes()}
  * @param bytes           uncompressed bytes scanned
  * @param compressedBytes bytes read from the source
- * @param countBy         per requested path, value to count; both levels sorted
+ * @param countBy         per requested path, value to count; both levels sorted. Exact for every path not in
+ *                        {@code approximate}; for those, the most frequent values only, over-stated by up to
+ *                        their {@link ApproximateCounts#overCounts()}
  * @param matches         events satisfying the requested match, null when none was requested
+ * @param approximate     the paths whose values were too many to count exactly, sorted; empty when all are exact
  */
 public record ScanResult(long events, long malformed, List<Long> malformedLines, long oversizedLines, long bytes,
-                         long compressedBytes, Map<String, Map<String, Long>> countBy, Long matches) {
+                         long compressedBytes, Map<String, Map<String, Long>> countBy, Long matches,
+                         Map<String, ApproximateCounts> approximate) {
 
     public static final int MAX_MALFORMED_LINES = 10;
 
@@ -31,9 +35,19 @@ public record ScanResult(long events, long malformed, List<Long> malformedLines,
         TreeMap<String, Map<String, Long>> sorted = new TreeMap<>();
         countBy.forEach((path, counts) -> sorted.put(path, Collections.unmodifiableMap(new TreeMap<>(counts))));
         countBy = Collections.unmodifiableMap(sorted);
+        approximate = Collections.unmodifiableMap(new TreeMap<>(approximate));
     }
 
-    /** This result as compact JSON, keys in declaration order, {@code matches} omitted when null. */
+    /** A result whose counts are all exact. */
+    public ScanResult(long events, long malformed, List<Long> malformedLines, long oversizedLines, long bytes,
+                      long compressedBytes, Map<String, Map<String, Long>> countBy, Long matches) {
+        this(events, malformed, malformedLines, oversizedLines, bytes, compressedBytes, countBy, matches, Map.of());
+    }
+
+    /**
+     * This result as compact JSON, keys in declaration order, {@code matches} omitted when null and
+     * {@code approximate} when empty (so exact results print as they always did).
+     */
     public String toJson() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("events", events);
@@ -45,6 +59,17 @@ public record ScanResult(long events, long malformed, List<Long> malformedLines,
         json.put("countBy", countBy);
         if (matches != null) {
             json.put("matches", matches);
+        }
+        if (!approximate.isEmpty()) {
+            Map<String, Object> paths = new LinkedHashMap<>();
+            approximate.forEach((path, a) -> {
+                Map<String, Object> p = new LinkedHashMap<>();
+                p.put("events", a.events());
+                p.put("distinctEstimate", a.distinctEstimate());
+                p.put("overCounts", a.overCounts());
+                paths.put(path, p);
+            });
+            json.put("approximate", paths);
         }
         return Json.write(json);
     }

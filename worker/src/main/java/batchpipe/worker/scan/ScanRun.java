@@ -23,7 +23,8 @@ import java.util.concurrent.RejectedExecutionException;
  * flight), plus one line buffer of {@code maxLineBytes + 2} bytes that carries the partial line between
  * chunks and holds lines longer than a chunk. A line known to exceed maxLineBytes is read through and
  * dropped, never buffered. When no buffer is free the reader runs a queued chunk itself instead of
- * waiting idle.
+ * waiting idle. At most {@code 2 x maxBuffers + 2} chunk tallies exist at once, and they and the scan's
+ * own countBy totals each keep within {@link BoundedValueCounts}' budget per path.
  */
 final class ScanRun {
 
@@ -50,7 +51,7 @@ final class ScanRun {
     private long oversized;
     private long matches;
     private final List<Long> malformedLines = new ArrayList<>();
-    private final ValueCountTable[] counts;
+    private final BoundedValueCounts[] counts;
 
     /** Turns an IOException from the decoded stream into what the caller should see. */
     interface DecodeErrors {
@@ -66,9 +67,9 @@ final class ScanRun {
         this.maxInFlight = 2 * maxBuffers;
         this.freeBuffers = new ArrayBlockingQueue<>(maxBuffers);
         this.readerParser = new ChunkParser(options);
-        this.counts = new ValueCountTable[options.countBy().size()];
+        this.counts = new BoundedValueCounts[options.countBy().size()];
         for (int i = 0; i < counts.length; i++) {
-            counts[i] = new ValueCountTable(64);
+            counts[i] = new BoundedValueCounts(options.countBy().get(i), 64);
         }
     }
 
@@ -169,7 +170,7 @@ final class ScanRun {
      * and records it. Returns the bytes after its newline (moved to the front of buf), or -1 at the end.
      */
     private int skipRestOfLine(byte[] buf) throws IOException {
-        completed(ChunkTally.oversizedLine(counts.length));
+        completed(ChunkTally.oversizedLine(options.countBy()));
         for (;;) {
             int n = read(buf, 0, buf.length);
             if (n < 0) {
@@ -325,13 +326,19 @@ final class ScanRun {
     ScanResult finish(long compressedBytes) throws IOException {
         mergeFinished(true);
         Map<String, Map<String, Long>> countBy = new LinkedHashMap<>();
+        Map<String, ApproximateCounts> approximate = new LinkedHashMap<>();
         for (int i = 0; i < counts.length; i++) {
+            String path = options.countBy().get(i);
             TreeMap<String, Long> values = new TreeMap<>();
-            counts[i].addTo(values);
-            countBy.put(options.countBy().get(i), values);
+            TreeMap<String, Long> overCounts = new TreeMap<>();
+            counts[i].addTo(values, overCounts);
+            countBy.put(path, values);
+            if (!counts[i].isExact()) {
+                approximate.put(path, new ApproximateCounts(counts[i].events(), counts[i].distinct(), overCounts));
+            }
         }
         return new ScanResult(events, malformed, malformedLines, oversized, bytes, compressedBytes, countBy,
-                options.match() == null ? null : matches);
+                options.match() == null ? null : matches, approximate);
     }
 
     /**

@@ -8,9 +8,14 @@ import java.util.Map;
  * Counts per distinct byte string, without creating a String per line: keys are copied once into a
  * byte arena when first seen, looked up by hash with open addressing. Strings are made only when the
  * final result is built. Not thread-safe.
+ *
+ * <p>The table refuses a new key that would take it past {@code maxKeys} keys or {@code maxKeyBytes}
+ * bytes of keys ({@link #add} returns false); {@link BoundedValueCounts} then goes on approximately.
  */
 final class ValueCountTable {
 
+    private final int maxKeys;
+    private final int maxKeyBytes;
     private byte[] arena;
     private int arenaUsed;
     private int[] keyOffset;
@@ -21,47 +26,83 @@ final class ValueCountTable {
     /** Open-addressing slots holding entry index + 1; 0 is empty. */
     private int[] slots;
 
-    ValueCountTable() {
-        this(16);
-    }
-
-    ValueCountTable(int expectedKeys) {
+    ValueCountTable(int expectedKeys, int maxKeys, int maxKeyBytes) {
+        this.maxKeys = maxKeys;
+        this.maxKeyBytes = maxKeyBytes;
         int capacity = Integer.highestOneBit(Math.max(4, expectedKeys) * 2 - 1) << 1;
         slots = new int[capacity];
         keyOffset = new int[capacity / 2];
         keyLength = new int[capacity / 2];
         keyHash = new int[capacity / 2];
         counts = new long[capacity / 2];
-        arena = new byte[Math.max(64, expectedKeys * 16)];
+        arena = new byte[Math.min(Math.max(64, expectedKeys * 16), Math.max(64, maxKeyBytes))];
     }
 
     int size() {
         return size;
     }
 
-    void add(byte[] key, int off, int len, long delta) {
-        int hash = hash(key, off, len);
+    /** Adds {@code delta} to the key's count; false, changing nothing, when the key is new and does not fit. */
+    boolean add(byte[] key, int off, int len, long delta) {
+        return add(key, off, len, hash(key, off, len), delta);
+    }
+
+    /** {@link #add(byte[], int, int, long)} with the key's {@link #hash} already known. */
+    boolean add(byte[] key, int off, int len, int hash, long delta) {
         int mask = slots.length - 1;
         int slot = hash & mask;
         for (;;) {
             int entry = slots[slot] - 1;
             if (entry < 0) {
+                if (size >= maxKeys || len > maxKeyBytes - arenaUsed) {
+                    return false;
+                }
                 insert(slot, hash, key, off, len, delta);
-                return;
+                return true;
             }
             if (keyHash[entry] == hash && keyLength[entry] == len && sameBytes(arena, keyOffset[entry], key, off, len)) {
                 counts[entry] += delta;
-                return;
+                return true;
             }
             slot = (slot + 1) & mask;
         }
     }
 
-    /** Adds every count of {@code other} to this table. */
-    void addAll(ValueCountTable other) {
-        for (int i = 0; i < other.size; i++) {
-            add(other.arena, other.keyOffset[i], other.keyLength[i], other.counts[i]);
+    // Entries are numbered 0 to size() - 1 in the order their keys were first added.
+
+    byte[] arena() {
+        return arena;
+    }
+
+    int keyOffset(int entry) {
+        return keyOffset[entry];
+    }
+
+    int keyLength(int entry) {
+        return keyLength[entry];
+    }
+
+    int keyHash(int entry) {
+        return keyHash[entry];
+    }
+
+    long count(int entry) {
+        return counts[entry];
+    }
+
+    /** The sum of all counts. */
+    long total() {
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            total += counts[i];
         }
+        return total;
+    }
+
+    /** Bytes of the table's own arrays (object headers aside). */
+    long retainedBytes() {
+        return arena.length + 4L * (slots.length + keyOffset.length + keyLength.length + keyHash.length)
+                + 8L * counts.length;
     }
 
     /** Decodes each key as UTF-8 (keys are validated UTF-8) and adds its count to {@code target}. */
@@ -74,7 +115,9 @@ final class ValueCountTable {
 
     private void insert(int slot, int hash, byte[] key, int off, int len, long delta) {
         if (arenaUsed + len > arena.length) {
-            arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaUsed + len));
+            // doubling, but never past the limit the caller checked the key against
+            int grown = (int) Math.min((long) arena.length * 2, maxKeyBytes);
+            arena = Arrays.copyOf(arena, Math.max(grown, arenaUsed + len));
         }
         System.arraycopy(key, off, arena, arenaUsed, len);
         int entry = size++;
@@ -116,7 +159,7 @@ final class ValueCountTable {
         return true;
     }
 
-    private static int hash(byte[] key, int off, int len) {
+    static int hash(byte[] key, int off, int len) {
         int h = 0x811C9DC5 ^ len;
         for (int i = off, end = off + len; i < end; i++) {
             h = (h ^ key[i]) * 0x01000193;

@@ -181,10 +181,12 @@ public final class TaskProcessor {
                 result.put("oversizedLines", stats.oversizedLines());
                 result.put("bytes", stats.bytes());
                 result.put("compressedBytes", stats.compressedBytes());
-                CountByForRecord.Fitted countBy = CountByForRecord.fit(stats.countBy());
+                CountByForRecord.Fitted countBy = CountByForRecord.fit(stats.countBy(), stats.approximate());
                 result.put("countBy", countBy.countBy());
                 result.put("countByDistinct", countBy.distinct());
                 if (countBy.truncated()) result.put("countByOther", countBy.other());
+                // only when some path outgrew exact counting, so exact records (and their item size) stay as they were
+                if (!countBy.exact()) result.put("countByAccuracy", countBy.accuracyForRecord());
                 if (stats.matches() != null) result.put("matches", stats.matches());
             }
             case HashTask hash -> {

@@ -1,5 +1,6 @@
 package batchpipe.worker.record;
 
+import batchpipe.worker.scan.ApproximateCounts;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -44,5 +45,35 @@ class CountByForRecordTest {
         String longValue = "x".repeat(5_000);
         CountByForRecord.Fitted fitted = CountByForRecord.fit(Map.of("msg", Map.of(longValue, 3L)));
         assertThat(fitted.countBy().get("msg")).containsEntry("x".repeat(128) + "…", 3L);
+    }
+
+    @Test
+    void fit_recordsExactCountsAsExact() {
+        CountByForRecord.Fitted fitted = CountByForRecord.fit(Map.of("level", Map.of("INFO", 7L)));
+        assertThat(fitted.exact()).isTrue();
+        assertThat(fitted.accuracy()).containsEntry("level", CountByForRecord.Accuracy.EXACT);
+    }
+
+    @Test
+    void fit_saysWhichPathsAreApproximateWithTheLargestOverCountAmongTheKeptValues() {
+        Map<String, Long> users = new HashMap<>();
+        Map<String, Long> overCounts = new HashMap<>();
+        for (int i = 0; i < 150; i++) {
+            users.put(String.format("u-%03d", i), 1_000L - i);
+            overCounts.put(String.format("u-%03d", i), i == 42 ? 30L : i == 120 ? 900L : 5L); // u-120 is not kept
+        }
+        CountByForRecord.Fitted fitted = CountByForRecord.fit(
+                Map.of("level", Map.of("INFO", 1_000_000L), "user.id", users),
+                Map.of("user.id", new ApproximateCounts(1_000_000L, 812_345L, overCounts)));
+
+        assertThat(fitted.exact()).isFalse();
+        assertThat(fitted.accuracy()).containsEntry("level", CountByForRecord.Accuracy.EXACT)
+                .containsEntry("user.id", new CountByForRecord.Accuracy(false, 30L, false));
+        assertThat(fitted.distinct()).containsEntry("user.id", 812_345L).containsEntry("level", 1L);
+        long kept = fitted.countBy().get("user.id").values().stream().mapToLong(Long::longValue).sum();
+        assertThat(fitted.other()).containsEntry("user.id", 1_000_000L - kept);
+        assertThat(fitted.accuracyForRecord()).isEqualTo(Map.of(
+                "level", Map.of("counts", "exact", "distinct", "exact"),
+                "user.id", Map.of("counts", "approximate", "maxOverCount", 30L, "distinct", "estimated")));
     }
 }

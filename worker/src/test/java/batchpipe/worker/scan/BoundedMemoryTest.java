@@ -15,7 +15,8 @@ import java.util.concurrent.ForkJoinWorkerThread;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rule 1: memory stays bounded by the chunk buffers and one line buffer, whatever the object's size.
+ * Rule 1: memory stays bounded by the chunk buffers and one line buffer, whatever the object's size. (The
+ * countBy totals are bounded too, however many distinct values there are: {@link BoundedValueCountsTest}.)
  * Measured as bytes allocated by the calling thread and every pool thread during the scan (cumulative,
  * so any per-line allocation or buffering of the object would show).
  */

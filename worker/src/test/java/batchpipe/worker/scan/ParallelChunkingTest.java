@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +62,32 @@ class ParallelChunkingTest {
             assertThat(scan(log, SMALL_CHUNKS.withChunkBytes(chunk), 3)).as("chunkBytes %d", chunk)
                     .isEqualTo(reference);
         }
+    }
+
+    @Test
+    void scan_countsApproximatelyPastTheBudgetAndTheSameForOneAndEightThreads() throws IOException {
+        // 150,000 distinct user ids, and one user in every tenth line
+        StringBuilder sb = new StringBuilder();
+        int lines = 150_000;
+        for (int i = 0; i < lines; i++) {
+            String user = i % 10 == 0 ? "u-busy" : "u-" + i;
+            sb.append("{\"level\":\"INFO\",\"user\":{\"id\":\"").append(user).append("\"}}\n");
+        }
+        byte[] log = utf8(sb.toString());
+        ScanOptions options = ScanOptions.defaults().withCountBy(List.of("level", "user.id")).withChunkBytes(64 << 10);
+
+        ScanResult one = scan(log, options, 1);
+        ScanResult eight = scan(log, options, 8);
+
+        assertThat(eight).isEqualTo(one);
+        assertThat(one.approximate()).containsOnlyKeys("user.id");
+        assertThat(one.countBy().get("level")).containsExactly(Map.entry("INFO", (long) lines));
+        ApproximateCounts users = one.approximate().get("user.id");
+        assertThat(users.events()).isEqualTo(lines);
+        assertThat(users.distinctEstimate()).isBetween(135_000L * 975 / 1000, 135_001L * 1025 / 1000);
+        long busy = one.countBy().get("user.id").get("u-busy");
+        assertThat(lines / 10L).isBetween(busy - users.overCounts().get("u-busy"), busy);
+        assertThat(one.countBy().get("user.id")).hasSizeLessThanOrEqualTo(BoundedValueCounts.SKETCH_COUNTERS);
     }
 
     @Test

@@ -3,11 +3,16 @@ package batchpipe.worker.scan;
 import batchpipe.common.task.ScanTask;
 import batchpipe.worker.task.PermanentTaskException;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.http.AbortableInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
@@ -15,6 +20,7 @@ import java.util.concurrent.ForkJoinPool;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.CALLS_REAL_METHODS;
+import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.withSettings;
@@ -50,5 +56,23 @@ class ScanExecutorTest {
         ScanTask badPath = new ScanTask("r", "scan-2", Instant.EPOCH, "archive", "k", List.of("a..b"), null);
         assertThatThrownBy(() -> executor.execute(badPath)).isInstanceOf(PermanentTaskException.class)
                 .hasMessageStartingWith("invalid scan settings:");
+    }
+
+    @Test
+    void execute_rejectsAnObjectWhoseCountByValuesAreTooLongToCountInBoundedMemory() {
+        // 3,000 distinct 4 KiB messages: past the exact budget, and only 512 of them fit the sketch's 2 MiB
+        StringBuilder lines = new StringBuilder();
+        String padding = "x".repeat(4_090);
+        for (int i = 0; i < 3_000; i++) {
+            lines.append("{\"level\":\"").append(String.format("%06d", i)).append(padding).append("\"}\n");
+        }
+        byte[] object = lines.toString().getBytes(StandardCharsets.UTF_8);
+        doReturn(new ResponseInputStream<>(GetObjectResponse.builder().build(),
+                AbortableInputStream.create(new ByteArrayInputStream(object))))
+                .when(s3).getObject(any(GetObjectRequest.class));
+
+        assertThatThrownBy(() -> executor.execute(task)).isInstanceOf(PermanentTaskException.class)
+                .hasMessageStartingWith("s3://archive/logs/a.zst: countBy path 'level' has values too long to count")
+                .hasMessageEndingWith("count a shorter field");
     }
 }

@@ -31,6 +31,17 @@ class ScanResultJsonTest {
     }
 
     @Test
+    void toJson_saysWhichPathsWereCountedApproximately() {
+        Map<String, Map<String, Long>> counts = new LinkedHashMap<>();
+        counts.put("level", Map.of("INFO", 9L));
+        counts.put("user.id", Map.of("u-1", 5L, "u-2", 3L));
+        ScanResult r = new ScanResult(9, 0, List.of(), 0, 100, 10, counts, null,
+                Map.of("user.id", new ApproximateCounts(9, 7, Map.of("u-2", 1L, "u-1", 0L))));
+        assertThat(r.toJson()).endsWith("\"countBy\":{\"level\":{\"INFO\":9},\"user.id\":{\"u-1\":5,\"u-2\":3}},"
+                + "\"approximate\":{\"user.id\":{\"events\":9,\"distinctEstimate\":7,\"overCounts\":{\"u-1\":0,\"u-2\":1}}}}");
+    }
+
+    @Test
     void toJson_escapesQuotesBackslashesControlsAndLoneSurrogates() {
         String nasty = "q\"b\\n\nt\tc\u0001d\u007f e\u00e9 \uD83D\uDE00 lone\uD800";
         ScanResult r = new ScanResult(1, 0, List.of(), 0, 1, 1, Map.of("p\"ath", Map.of(nasty, 1L)), null);

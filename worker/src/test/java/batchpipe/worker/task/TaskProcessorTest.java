@@ -6,7 +6,9 @@ import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.scan.ApproximateCounts;
 import batchpipe.worker.scan.ScanExecutor;
+import batchpipe.worker.scan.ScanResult;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -247,6 +249,40 @@ class TaskProcessorTest {
         assertThat(recorded()).containsEntry("status", "rejected").containsEntry("kind", "scan")
                 .containsEntry("reason", "s3://logs/gone.json does not exist").containsEntry("enqueuedAt", ENQUEUED);
         verifyNoInteractions(hashes);
+    }
+
+    private static final String SCAN_BODY = "{\"v\":1,\"runId\":\"r1\",\"taskId\":\"scan-1\",\"kind\":\"scan\","
+            + "\"enqueuedAt\":\"2026-11-30T01:02:03Z\",\"bucket\":\"logs\",\"key\":\"app.zst\",\"countBy\":[\"level\",\"user.id\"]}";
+
+    @Test
+    void process_recordsWhichCountByPathsWereCountedApproximately() throws Exception {
+        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(scans.execute(any(ScanTask.class))).thenReturn(new ScanResult(10, 0, List.of(), 0, 100, 10,
+                Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 6L, "u-2", 3L)), null,
+                Map.of("user.id", new ApproximateCounts(10, 4, Map.of("u-1", 2L, "u-2", 1L)))));
+
+        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics)).isTrue();
+
+        assertThat(recorded()).containsEntry("status", "done")
+                .containsEntry("countBy", Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 6L, "u-2", 3L)))
+                .containsEntry("countByDistinct", Map.of("level", 1L, "user.id", 4L))
+                .containsEntry("countByOther", Map.of("level", 0L, "user.id", 1L))
+                .containsEntry("countByAccuracy", Map.of(
+                        "level", Map.of("counts", "exact", "distinct", "exact"),
+                        "user.id", Map.of("counts", "approximate", "maxOverCount", 2L, "distinct", "estimated")));
+    }
+
+    @Test
+    void process_recordsNoAccuracyFieldWhenEveryCountIsExact() throws Exception {
+        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(scans.execute(any(ScanTask.class))).thenReturn(new ScanResult(10, 0, List.of(), 0, 100, 10,
+                Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 7L, "u-2", 3L)), null));
+
+        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics)).isTrue();
+
+        assertThat(recorded()).containsEntry("status", "done")
+                .containsEntry("countByDistinct", Map.of("level", 1L, "user.id", 2L))
+                .doesNotContainKeys("countByAccuracy", "countByOther");
     }
 
     @Test
