@@ -82,7 +82,7 @@ class MarkdownReportTest {
     void render_saysUnderACountByTableThatItsCountsAreApproximate() {
         String md = MarkdownReport.render(ReportFixtures.reportWithApproximateCounts().report());
 
-        assertThat(md).contains("| level | events |\n|---|---:|\n| <script>alert(1)</script> | 100 |\n| INFO | 900 |\n\n"
+        assertThat(md).contains("| level | events |\n|---|---:|\n| &lt;script&gt;alert(1)&lt;/script&gt; | 100 |\n| INFO | 900 |\n\n"
                 + "Counts approximate (heavy-hitters sketch): each may over-state by up to 1465 events; distinct values estimated.\n");
     }
 
