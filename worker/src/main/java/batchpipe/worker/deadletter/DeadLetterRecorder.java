@@ -5,6 +5,7 @@ import batchpipe.common.task.InvalidTaskException;
 import batchpipe.common.task.NotATaskException;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
+import batchpipe.worker.batch.ReceiveCount;
 import batchpipe.worker.record.TaskRecordStore;
 import batchpipe.worker.task.WriteStats;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -144,13 +145,8 @@ public final class DeadLetterRecorder {
         return record;
     }
 
+    /** 0 when SQS gave no count: the reason then says "receive count 0" rather than inventing one. */
     static int receiveCount(SQSMessage message) {
-        Map<String, String> attributes = message.getAttributes();
-        String count = attributes == null ? null : attributes.get("ApproximateReceiveCount");
-        try {
-            return count == null ? 0 : Integer.parseInt(count);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+        return ReceiveCount.of(message, 0);
     }
 }

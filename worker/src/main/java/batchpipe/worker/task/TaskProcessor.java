@@ -7,6 +7,7 @@ import batchpipe.common.task.NotATaskException;
 import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
+import batchpipe.worker.batch.ReceiveCount;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.record.CountByForRecord;
 import batchpipe.worker.record.TaskRecordStore;
@@ -242,13 +243,8 @@ public final class TaskProcessor {
         }
     }
 
+    /** A message without a readable count is taken as a first delivery: never as a last one. */
     static int receiveCount(SQSMessage message) {
-        Map<String, String> attributes = message.getAttributes();
-        String count = attributes == null ? null : attributes.get("ApproximateReceiveCount");
-        try {
-            return count == null ? 1 : Integer.parseInt(count);
-        } catch (NumberFormatException e) {
-            return 1;
-        }
+        return ReceiveCount.of(message, 1);
     }
 }
