@@ -177,21 +177,34 @@ public final class TaskRecordStore {
         if (complete < shards) {
             return;
         }
-        if (run.attributes().containsKey(COMPLETION_SENT)) {
-            // A late duplicate of a counted task: the run's completion went out already.
-            LOG.info("run already complete; its completion was sent before");
+        String claimedBy = run.attributes().containsKey(COMPLETION_CLAIM) ? run.attributes().get(COMPLETION_CLAIM).s() : null;
+        if (claimedBy != null && !claimedBy.equals(taskId)) {
+            // A late duplicate, or a task that completed a shard at the same moment: another task sends it.
+            LOG.info("run already complete; another task sends its completion", "completionSentBy", claimedBy);
+            return;
+        }
+        // Claimed before the send, by this task: of two tasks that complete the last shards at once only one
+        // sends, and if this one dies between the claim and the send, the next delivery of this same task
+        // (or the dead-letter recorder, which counts it under the same id) passes the claim and sends.
+        try {
+            writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(key(runId, TableKeys.RUN_SK))
+                    .updateExpression("SET " + COMPLETION_CLAIM + " = :task, " + COMPLETION_SENT + " = if_not_exists(" + COMPLETION_SENT + ", :now)")
+                    .conditionExpression("attribute_not_exists(" + COMPLETION_CLAIM + ") OR " + COMPLETION_CLAIM + " = :task")
+                    .expressionAttributeValues(Map.of(
+                            ":task", AttributeValue.fromS(taskId),
+                            ":now", AttributeValue.fromN(Long.toString(System.currentTimeMillis()))))));
+        } catch (ConditionalCheckFailedException claimedByAnother) {
+            LOG.info("run already complete; another task claimed sending its completion");
             return;
         }
         SqsClient sqs = sqsClient.get();
         sqs.sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
-        writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
-                .key(key(runId, TableKeys.RUN_SK))
-                .updateExpression("SET " + COMPLETION_SENT + " = if_not_exists(" + COMPLETION_SENT + ", :now)")
-                .expressionAttributeValues(Map.of(":now", AttributeValue.fromN(Long.toString(System.currentTimeMillis()))))));
         LOG.info("run complete; aggregator notified", "runId", runId);
     }
 
-    /** Set on the run record once the completion message was sent: later duplicates do not send it again. */
+    /** The task that sends the run's completion (claimed on the run record before the send), and when. */
+    static final String COMPLETION_CLAIM = "completionSentBy";
     static final String COMPLETION_SENT = "completionSentAt";
 
     private Integer shardCount(String runId) {

@@ -291,7 +291,7 @@ class TaskRecordStoreTest {
         updates.put("progress#000", null);                       // already counted
         items.put("progress#000", progress(1, TASK));
         Map<String, AttributeValue> run = new HashMap<>(completeShards("0"));
-        run.put("completionSentAt", AttributeValue.fromN("1764547200000"));
+        run.put("completionSentBy", AttributeValue.fromS("hash-000007"));
         updates.put("run", run);
 
         store.countOnce("r1", TASK, "done", new WriteStats());
@@ -301,7 +301,7 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_marksTheRunAfterSendingItsCompletion() {
+    void countOnce_claimsTheRunsCompletionBeforeSendingIt() {
         runWithShards(1);
         updates.put("progress#000", progress(1, TASK));
         updates.put("run", completeShards("0"));
@@ -309,19 +309,42 @@ class TaskRecordStoreTest {
         store.countOnce("r1", TASK, "done", new WriteStats());
 
         verify(sqs).sendMessage(any(SendMessageRequest.class));
-        UpdateItemRequest mark = updateRequests(3).get(2);
-        assertThat(mark.key().get("sk").s()).isEqualTo("run");
-        assertThat(mark.updateExpression()).isEqualTo("SET completionSentAt = if_not_exists(completionSentAt, :now)");
+        UpdateItemRequest claim = updateRequests(3).get(2);
+        assertThat(claim.key().get("sk").s()).isEqualTo("run");
+        assertThat(claim.updateExpression()).isEqualTo("SET completionSentBy = :task, completionSentAt = if_not_exists(completionSentAt, :now)");
+        assertThat(claim.conditionExpression()).isEqualTo("attribute_not_exists(completionSentBy) OR completionSentBy = :task");
+        assertThat(claim.expressionAttributeValues()).containsEntry(":task", AttributeValue.fromS(TASK));
     }
 
     @Test
-    void countOnce_aRedeliveryAfterACrashBeforeTheSendStillNotifies() {
-        // The shard and the run's completeShards were updated, then the instance died before sending:
-        // the redelivery finds the task counted and the run complete but not yet notified.
+    void countOnce_sendsNothingWhenAnotherTaskClaimedTheCompletionAtTheSameMoment() {
+        runWithShards(1);
+        updates.put("progress#000", progress(1, TASK));
+        updates.put("run", completeShards("0"));
+        doAnswer(call -> {
+            UpdateItemRequest request = call.getArgument(0);
+            if (request.conditionExpression() != null && request.conditionExpression().startsWith("attribute_not_exists(completionSentBy)")) {
+                throw ConditionalCheckFailedException.builder().message("claimed").build();
+            }
+            String sk = request.key().get("sk").s();
+            return UpdateItemResponse.builder().attributes(updates.get(sk)).build();
+        }).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
+
+        store.countOnce("r1", TASK, "done", new WriteStats());
+
+        verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
+    }
+
+    @Test
+    void countOnce_aRedeliveryOfTheClaimingTaskSendsAgain() {
+        // The claim was written, then the instance died before sending: the same task's next delivery
+        // (or the dead-letter recorder, under the same id) must still send.
         runWithShards(1);
         updates.put("progress#000", null);
         items.put("progress#000", progress(1, TASK));
-        updates.put("run", completeShards("0"));
+        Map<String, AttributeValue> run = new HashMap<>(completeShards("0"));
+        run.put("completionSentBy", AttributeValue.fromS(TASK));
+        updates.put("run", run);
 
         store.countOnce("r1", TASK, "done", new WriteStats());
 
