@@ -102,6 +102,18 @@ class RuntimeInterfaceClientIT {
                 .containsExactly("33333333-0000-4000-8000-000000000003");
     }
 
+    /** The dead-letter recorder ships in the worker's artifact: its handler loads and runs under the real runtime client. */
+    @Test
+    void deadLetterRecorder_sampleEvent_recordsTheTaskAndPoisonsTheMessageOfNoRun() throws Exception {
+        Map<String, Object> response = invoke("DeadLetterRecorderFunction", "worker", "dead-letter-recorder.json");
+
+        assertThat(response).containsKey("batchItemFailures");
+        assertThat(failedItemIds(response)).isEmpty();
+        var poisoned = stack.sqs().receiveMessage(b -> b.queueUrl(stack.ref("PoisonMessagesQueue")).maxNumberOfMessages(10)
+                .waitTimeSeconds(2).messageAttributeNames("All")).messages();
+        assertThat(poisoned).extracting(m -> m.body()).contains("poison: this message is not a task");
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void producer_scheduledEvent_plansEverySampleObjectAndHashBatch() throws Exception {
