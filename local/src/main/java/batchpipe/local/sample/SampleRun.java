@@ -4,16 +4,31 @@ import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
 
+import batchpipe.common.json.Json;
+import batchpipe.local.stack.ProjectHome;
+import batchpipe.producer.run.RunStore;
+
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * What a fresh local stack holds so that every file in events/ works out of the box: the sample log
- * objects the worker events name, and a small finished run, {@value #RUN_ID}, made by the real
- * pipeline, for the aggregator event.
+ * objects the worker events name, a small finished run, {@value #RUN_ID}, made by the real pipeline,
+ * for the aggregator event, and the run {@value #EVENTS_RUN_ID} that the worker events' tasks belong
+ * to, planned with exactly those tasks (a worker fails a task whose run has no run record: nothing
+ * could count it).
  */
 public final class SampleRun {
     public static final String RUN_ID = "sample-run";
+    public static final String EVENTS_RUN_ID = "sample-events";
     public static final int OBJECTS = 4;
     public static final int LINES = 20_000;
 
@@ -25,5 +40,42 @@ public final class SampleRun {
             new Demo(pipeline).run(new Demo.Settings(OBJECTS, LINES, 1, 10, 4, SampleData.DEFAULT_SEED, RUN_ID, null, false,
                     Duration.ofMinutes(2)), (done, total) -> { });
         }
+        planEventsRun(stack, ProjectHome.find().resolve("events"));
+    }
+
+    /** The run of the worker events' tasks: every task of {@value #EVENTS_RUN_ID} that a file in {@code events} names. */
+    static void planEventsRun(LocalStack stack, Path events) throws IOException {
+        Map<String, String> kinds = new TreeMap<>();
+        try (Stream<Path> files = Files.list(events)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList()) {
+                Object records = Json.parseObject(Files.readString(file)).get("Records");
+                if (!(records instanceof List<?> list)) continue;
+                for (Object record : list) {
+                    if (!(record instanceof Map<?, ?> r) || !(r.get("body") instanceof String body)) continue;
+                    Map<String, Object> task;
+                    try {
+                        task = Json.parseObject(body);
+                    } catch (RuntimeException notATask) {
+                        continue; // the poison message of the mixed batch: no run at all
+                    }
+                    if (EVENTS_RUN_ID.equals(task.get("runId")) && task.get("taskId") instanceof String taskId) {
+                        kinds.put(taskId, String.valueOf(task.get("kind")));
+                    }
+                }
+            }
+        }
+        if (kinds.isEmpty()) return;
+        long scans = kinds.values().stream().filter("scan"::equals).count();
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("runId", EVENTS_RUN_ID);
+        record.put("label", "the sample events' tasks");
+        record.put("spec", Json.write(Map.of("note", "planned by the local stack with the tasks the worker events in events/ name")));
+        record.put("planned", Map.of("scan", scans, "hash", kinds.size() - scans, "total", (long) kinds.size()));
+        record.put("createdAt", System.currentTimeMillis());
+        record.put("status", "running");
+        record.put("shards", 1);
+        RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
+        runs.create(EVENTS_RUN_ID, record);
+        runs.createProgressShards(EVENTS_RUN_ID, List.copyOf(kinds.keySet()), 1);
     }
 }
