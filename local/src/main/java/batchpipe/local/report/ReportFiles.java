@@ -1,11 +1,8 @@
 package batchpipe.local.report;
 
 import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.report.ComparisonReport;
-import batchpipe.aggregator.report.HtmlReport;
-import batchpipe.aggregator.report.MarkdownReport;
-import batchpipe.aggregator.report.TasksCsv;
-import batchpipe.common.json.Json;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -25,19 +23,22 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link #write(Path, String)}.
  */
 public final class ReportFiles {
-    public static final List<String> RUN_FILES = List.of("report.json", "report.md", "tasks.csv", "report.html");
+    public static final List<String> RUN_FILES = ReportDocuments.FILE_NAMES;
 
     private ReportFiles() {
     }
 
-    /** report.json (every figure and its inputs), report.md, tasks.csv and report.html; returns their paths. */
+    /**
+     * report.json (every figure and its inputs), report.md, tasks.csv and report.html, rendered as the
+     * aggregator renders them for S3; returns their paths.
+     */
     public static List<Path> write(Path dir, RunReport report) throws IOException {
         createFolder(dir);
-        Path json = write(dir.resolve("report.json"), Json.writePretty(report.report()) + "\n");
-        Path md = write(dir.resolve("report.md"), MarkdownReport.render(report.report()));
-        Path csv = write(dir.resolve("tasks.csv"), TasksCsv.render(report.tasks()));
-        Path html = write(dir.resolve("report.html"), HtmlReport.render(report.report()));
-        return List.of(json, md, csv, html);
+        List<Path> written = new ArrayList<>();
+        for (Map.Entry<String, String> file : ReportDocuments.render(report).entrySet()) {
+            written.add(write(dir.resolve(file.getKey()), file.getValue()));
+        }
+        return written;
     }
 
     /** compare.md and compare.html. */
