@@ -7,6 +7,10 @@ import batchpipe.aggregator.RunReader;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.delivery.EventBridgeRunEvents;
+import batchpipe.aggregator.delivery.JsonLinesRunEvents;
+import batchpipe.aggregator.delivery.ReportStore;
+import batchpipe.aggregator.delivery.RunEvents;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.common.aws.AwsClients;
@@ -15,11 +19,13 @@ import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
 import batchpipe.local.run.DeployedStack;
+import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.StackTemplate;
 import picocli.CommandLine;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -145,21 +151,52 @@ final class ReportCommand implements Callable<Integer> {
         if (arm64SpeedRatio != null) {
             assumptions = assumptions.withArm64SpeedRatio(new CostAssumptions.SpeedRatio(arm64SpeedRatio, "given with --arm64-speed-ratio"));
         }
+        ReportsAt reportsAt = reportsLocation(stack);
         RunReport report;
         // The service's own log lines would mix with ours; only the files and the paths matter here.
         try (StdoutRedirect quiet = StdoutRedirect.discarded();
              var dynamoDb = AwsClients.dynamoDb();
+             var s3 = AwsClients.s3();
+             var eventBridge = stack == null ? null : AwsClients.configure(EventBridgeClient.builder()).build();
              var logs = workerLogGroups.isEmpty() ? null : AwsClients.configure(CloudWatchLogsClient.builder()).build()) {
             ReportLineSource source = logs == null ? ReportLineSource.NONE : new LogsInsightsReportLines(logs, workerLogGroups);
+            // Where the stack's aggregator announces runs, for the summary item; this report announces nothing.
+            RunEvents events = eventBridge != null ? new EventBridgeRunEvents(eventBridge)
+                    : new JsonLinesRunEvents(LocalStack.runEventsFile(stackName).toAbsolutePath(), Clock.systemUTC());
             ReportService service = new ReportService(new RunReader(dynamoDb, runsTable), dynamoDb, runsTable, prices, assumptions,
-                    metrics -> { }, Clock.systemUTC(), source);
-            report = service.report(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
+                    metrics -> { }, Clock.systemUTC(), source, new ReportStore(s3, reportsAt.bucket(), reportsAt.prefix()), events);
+            report = service.reportAgain(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
         }
         Path dir = out != null ? out : Path.of("out", runId);
         List<Path> files = ReportFiles.write(dir, report);
         summary(runId, report).forEach(stdout::println);
         files.forEach(f -> stdout.println("  " + f));
         return 0;
+    }
+
+    /**
+     * The bucket and prefix the report files go to, as the stack's aggregator writes them: the deployed
+     * stack's ReportsLocation output, or the local stack's DataBucket under reports/.
+     */
+    private ReportsAt reportsLocation(DeployedStack stack) {
+        if (stack != null) {
+            String location = stack.reportsLocation();
+            if (location == null || !location.startsWith("s3://")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "stack '" + stack.name() + "' has no ReportsLocation output;"
+                        + " deploy the current template.yaml (sam deploy) so that reports have a place in S3");
+            }
+            String path = location.substring("s3://".length());
+            int slash = path.indexOf('/');
+            return slash < 0 ? new ReportsAt(path, "") : new ReportsAt(path.substring(0, slash), path.substring(slash + 1));
+        }
+        if (table != null && !AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--table names no bucket for the report files: pass --stack"
+                    + " <your deployed stack> instead, or point AWS_ENDPOINT_URL_S3 (and _DYNAMODB, _SQS) at a `batchpipe local up` stack");
+        }
+        return new ReportsAt(StackTemplate.physicalName(stackName, "DataBucket", "AWS::S3::Bucket"), AggregatorConfig.DEFAULT_REPORT_PREFIX);
+    }
+
+    private record ReportsAt(String bucket, String prefix) {
     }
 
     /** The run's status and cost, and where its REPORT lines came from; no control character of theirs reaches the terminal. */
@@ -176,8 +213,9 @@ final class ReportCommand implements Callable<Integer> {
         Path outRoot = Path.of("out");
         String runsTable = tableName();
         var dynamoDb = runsTable == null ? null : AwsClients.dynamoDb();
+        var s3 = runsTable == null ? null : AwsClients.s3();
         try {
-            ReportSources.TableRef ref = runsTable == null ? null : new ReportSources.TableRef(dynamoDb, runsTable);
+            ReportSources.TableRef ref = runsTable == null ? null : new ReportSources.TableRef(dynamoDb, s3, runsTable);
             Map<String, Object> a = ReportSources.load(compare.get(0), outRoot, () -> ref);
             Map<String, Object> b = ReportSources.load(compare.get(1), outRoot, () -> ref);
             Path dir = out != null ? out : outRoot.resolve("compare-" + fileName(a.get("runId")) + "-vs-" + fileName(b.get("runId")));
@@ -187,6 +225,7 @@ final class ReportCommand implements Callable<Integer> {
             return 0;
         } finally {
             if (dynamoDb != null) dynamoDb.close();
+            if (s3 != null) s3.close();
         }
     }
 

@@ -2,7 +2,9 @@ package batchpipe.local.report;
 
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.delivery.ReportDocuments;
+import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.report.ComparisonReport;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +39,17 @@ public final class ReportFiles {
         List<Path> written = new ArrayList<>();
         for (Map.Entry<String, String> file : ReportDocuments.render(report).entrySet()) {
             written.add(write(dir.resolve(file.getKey()), file.getValue()));
+        }
+        return written;
+    }
+
+    /** The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. */
+    public static List<Path> copy(S3Client s3, ReportLocation location, Path dir) throws IOException {
+        createFolder(dir);
+        List<Path> written = new ArrayList<>();
+        for (String name : RUN_FILES) {
+            String content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            written.add(write(dir.resolve(name), content));
         }
         return written;
     }
