@@ -4,6 +4,7 @@ import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.delivery.EventBridgeRunEvents;
 import batchpipe.aggregator.delivery.JsonLinesRunEvents;
+import batchpipe.aggregator.delivery.LoggedRunEvents;
 import batchpipe.aggregator.delivery.ReportStore;
 import batchpipe.aggregator.delivery.RunEvents;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
@@ -76,10 +77,17 @@ public final class AggregatorHandler implements RequestStreamHandler {
     /**
      * EventBridge's default bus, reached like every other service through the standard SDK settings;
      * a JSON-lines file when RUN_EVENTS_FILE names one, which only the local stack does (it has no
-     * EventBridge to send to).
+     * EventBridge to send to). When the table is on a local endpoint and EventBridge is not (sam local
+     * invoke, which passes on only the variables the template declares), the event is logged instead of
+     * reaching whatever AWS account the credentials name.
      */
     static RunEvents runEvents(AggregatorConfig config) {
         if (config.runEventsFile() != null) return new JsonLinesRunEvents(Path.of(config.runEventsFile()), Clock.systemUTC());
+        if (AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_DYNAMODB", "aws.endpointUrlDynamoDb")
+                && !AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_EVENTBRIDGE", "aws.endpointUrlEventBridge")) {
+            return new LoggedRunEvents("the runs table is on a local endpoint (AWS_ENDPOINT_URL_DYNAMODB) and EventBridge is not"
+                    + " (AWS_ENDPOINT_URL_EVENTBRIDGE), so no EventBridge of this stack is reachable");
+        }
         return new EventBridgeRunEvents(AwsClients.configure(EventBridgeClient.builder()).build());
     }
 

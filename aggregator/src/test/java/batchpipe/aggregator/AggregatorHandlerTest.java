@@ -179,6 +179,30 @@ class AggregatorHandlerTest {
     }
 
     @Test
+    void runEvents_withTheTableOnALocalEndpointAndNoEventBridgeEndpoint_sendsNothingAndSaysWhy() {
+        System.setProperty("aws.endpointUrlDynamoDb", "http://localhost:8000");
+        try {
+            RunEvents chosen = AggregatorHandler.runEvents(AggregatorConfig.from(ENV));
+
+            assertThat(chosen).isInstanceOf(batchpipe.aggregator.delivery.LoggedRunEvents.class);
+            assertThat(chosen.destination()).startsWith("not sent, logged: the runs table is on a local endpoint");
+        } finally {
+            System.clearProperty("aws.endpointUrlDynamoDb");
+        }
+    }
+
+    @Test
+    void runEvents_withRunEventsFile_appendsToThatFile() {
+        Path file = dir.resolve("local/run-completed.jsonl");
+
+        RunEvents chosen = AggregatorHandler.runEvents(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl", "REPORT_BUCKET", "bkt",
+                "RUN_EVENTS_FILE", file.toString())));
+
+        assertThat(chosen).isInstanceOf(JsonLinesRunEvents.class);
+        assertThat(chosen.destination()).isEqualTo(file.toString());
+    }
+
+    @Test
     void reportLinesDeadline_leavesTimeToWriteTheReportAndStaysWithinTheBudget() {
         java.time.Instant now = java.time.Instant.parse("2026-03-01T10:00:00Z");
         handler = new AggregatorHandler(AggregatorConfig.from(ENV), dynamoDb, s3, events, ReportLineSource.NONE,
