@@ -69,6 +69,11 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--table", description = "The runs table (default: <stack-name>-RunsTable of the local stack in AWS_ENDPOINT_URL_DYNAMODB).")
     String table;
 
+    @Option(names = "--reports", paramLabel = "S3_URI",
+            description = "Where the report files go in S3, as the stack's ReportsLocation output says (s3://bucket/prefix/);"
+                    + " needed with --table on AWS (default: the --stack's output, or reports/ in the local stack's bucket).")
+    String reports;
+
     @Option(names = "--stack-name", defaultValue = "batchpipe", description = "Local stack name (default: ${DEFAULT-VALUE}).")
     String stackName;
 
@@ -113,6 +118,13 @@ final class ReportCommand implements Callable<Integer> {
         if (runsPerMonth < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--runs-per-month must be >= 1");
         if (arm64SpeedRatio != null && arm64SpeedRatio.signum() <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--arm64-speed-ratio must be a number > 0");
+        }
+        if (reports != null) {
+            try {
+                ReportsAt.parse(reports);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--reports " + e.getMessage());
+            }
         }
         if (priceTable != null && !Files.isRegularFile(priceTable)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "price table file not found: " + priceTable);
@@ -179,24 +191,33 @@ final class ReportCommand implements Callable<Integer> {
      * stack's ReportsLocation output, or the local stack's DataBucket under reports/.
      */
     private ReportsAt reportsLocation(DeployedStack stack) {
+        if (reports != null) return ReportsAt.parse(reports);
         if (stack != null) {
-            String location = stack.reportsLocation();
-            if (location == null || !location.startsWith("s3://")) {
+            if (stack.reportsLocation() == null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "stack '" + stack.name() + "' has no ReportsLocation output;"
-                        + " deploy the current template.yaml (sam deploy) so that reports have a place in S3");
+                        + " deploy the current template.yaml (sam deploy) so that reports have a place in S3, or pass --reports s3://bucket/prefix/");
             }
-            String path = location.substring("s3://".length());
-            int slash = path.indexOf('/');
-            return slash < 0 ? new ReportsAt(path, "") : new ReportsAt(path.substring(0, slash), path.substring(slash + 1));
+            return ReportsAt.parse(stack.reportsLocation());
         }
         if (table != null && !AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--table names no bucket for the report files: pass --stack"
-                    + " <your deployed stack> instead, or point AWS_ENDPOINT_URL_S3 (and _DYNAMODB, _SQS) at a `batchpipe local up` stack");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--table names no bucket for the report files: add --reports"
+                    + " <its stack's ReportsLocation output>, pass --stack <your deployed stack> instead, or point AWS_ENDPOINT_URL_S3"
+                    + " (and _DYNAMODB, _SQS) at a `batchpipe local up` stack");
         }
         return new ReportsAt(StackTemplate.physicalName(stackName, "DataBucket", "AWS::S3::Bucket"), AggregatorConfig.DEFAULT_REPORT_PREFIX);
     }
 
-    private record ReportsAt(String bucket, String prefix) {
+    /** A bucket and a key prefix, from {@code s3://bucket/prefix/} as the ReportsLocation output writes it. */
+    record ReportsAt(String bucket, String prefix) {
+        private static final java.util.regex.Pattern S3_URI = java.util.regex.Pattern.compile("s3://([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:/(.*))?");
+
+        static ReportsAt parse(String uri) {
+            java.util.regex.Matcher m = S3_URI.matcher(uri.strip());
+            if (!m.matches()) {
+                throw new IllegalArgumentException("'" + ControlCharacters.escape(uri) + "' is not s3://bucket/prefix/ (the stack's ReportsLocation output)");
+            }
+            return new ReportsAt(m.group(1), m.group(2) == null ? "" : m.group(2));
+        }
     }
 
     /** The run's status and cost, and where its REPORT lines came from; no control character of theirs reaches the terminal. */
