@@ -17,9 +17,15 @@ import java.util.regex.Pattern;
  * @param reportLines     {@code REPORT_LINES}: where the workers' REPORT lines come from
  * @param workerLogGroups {@code WORKER_LOG_GROUPS}: the worker's log group and its twin's, comma-separated;
  *                        read only when {@code reportLines} is {@link ReportLines#LOGS_INSIGHTS}
+ * @param reportBucket    {@code REPORT_BUCKET}: the bucket the report files go to
+ * @param reportPrefix    {@code REPORT_PREFIX}: the key prefix they go under, default {@value #DEFAULT_REPORT_PREFIX}
+ * @param runEventsFile   {@code RUN_EVENTS_FILE}: a JSON-lines file for the Run Completed events, or null for
+ *                        EventBridge's default bus. Only the local stack sets it: it has no EventBridge.
  */
 public record AggregatorConfig(String table, String priceTableFile, int runsPerMonth, ReportLines reportLines,
-                               List<String> workerLogGroups) {
+                               List<String> workerLogGroups, String reportBucket, String reportPrefix, String runEventsFile) {
+    public static final String DEFAULT_REPORT_PREFIX = "reports/";
+
 
     /** Where the REPORT lines come from. */
     public enum ReportLines {
@@ -74,7 +80,11 @@ public record AggregatorConfig(String table, String priceTableFile, int runsPerM
                 throw new IllegalStateException("environment variable WORKER_LOG_GROUPS: " + e.getMessage(), e);
             }
         }
-        return new AggregatorConfig(table, env.get("PRICE_TABLE_FILE"), runsPerMonth, mode, logGroups);
+        String reportBucket = FunctionEnvironment.require(env, "REPORT_BUCKET");
+        String prefix = env.getOrDefault("REPORT_PREFIX", DEFAULT_REPORT_PREFIX);
+        String runEventsFile = env.getOrDefault("RUN_EVENTS_FILE", "");
+        return new AggregatorConfig(table, env.get("PRICE_TABLE_FILE"), runsPerMonth, mode, logGroups, reportBucket, prefix,
+                runEventsFile.isBlank() ? null : runEventsFile);
     }
 
     /** A log group name as CloudWatch Logs allows it. */

@@ -2,6 +2,11 @@ package batchpipe.aggregator;
 
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.delivery.EventBridgeRunEvents;
+import batchpipe.aggregator.delivery.JsonLinesRunEvents;
+import batchpipe.aggregator.delivery.LoggedRunEvents;
+import batchpipe.aggregator.delivery.ReportStore;
+import batchpipe.aggregator.delivery.RunEvents;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.priming.AggregatorPriming;
 import batchpipe.common.aws.AwsClients;
@@ -13,11 +18,14 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,25 +52,43 @@ public final class AggregatorHandler implements RequestStreamHandler {
     private final Priming priming = AggregatorPriming.register();
 
     public AggregatorHandler() {
-        this(AggregatorConfig.from(FunctionEnvironment.current()), AwsClients.dynamoDb());
+        this(AggregatorConfig.from(FunctionEnvironment.current()));
+    }
+
+    private AggregatorHandler(AggregatorConfig config) {
+        this(config, AwsClients.dynamoDb(), AwsClients.s3(), runEvents(config), reportLineSource(config), Clock.systemUTC());
     }
 
     /** {@code env} as {@link AggregatorConfig#from} reads it. */
-    AggregatorHandler(Map<String, String> env, DynamoDbClient dynamoDb) {
-        this(AggregatorConfig.from(env), dynamoDb);
+    AggregatorHandler(Map<String, String> env, DynamoDbClient dynamoDb, S3Client s3, RunEvents events) {
+        this(AggregatorConfig.from(env), dynamoDb, s3, events, ReportLineSource.NONE, Clock.systemUTC());
     }
 
-    AggregatorHandler(AggregatorConfig config, DynamoDbClient dynamoDb) {
-        this(config, dynamoDb, reportLineSource(config), Clock.systemUTC());
-    }
-
-    AggregatorHandler(AggregatorConfig config, DynamoDbClient dynamoDb, ReportLineSource reportLines, Clock clock) {
+    AggregatorHandler(AggregatorConfig config, DynamoDbClient dynamoDb, S3Client s3, RunEvents events, ReportLineSource reportLines,
+                      Clock clock) {
         PriceTable prices = PriceTable.load(config.priceTableFile());
         CostAssumptions assumptions = CostAssumptions.defaults().withRunsPerMonth(config.runsPerMonth());
         this.clock = clock;
         // EMF documents are log lines; System.out is looked up per line because a host may redirect it.
         this.reports = new ReportService(new RunReader(dynamoDb, config.table()), dynamoDb, config.table(), prices, assumptions,
-                line -> System.out.println(line), clock, reportLines);
+                line -> System.out.println(line), clock, reportLines, new ReportStore(s3, config.reportBucket(), config.reportPrefix()), events);
+    }
+
+    /**
+     * EventBridge's default bus, reached like every other service through the standard SDK settings;
+     * a JSON-lines file when RUN_EVENTS_FILE names one, which only the local stack does (it has no
+     * EventBridge to send to). When the table is on a local endpoint and EventBridge is not (sam local
+     * invoke, which passes on only the variables the template declares), the event is logged instead of
+     * reaching whatever AWS account the credentials name.
+     */
+    static RunEvents runEvents(AggregatorConfig config) {
+        if (config.runEventsFile() != null) return new JsonLinesRunEvents(Path.of(config.runEventsFile()), Clock.systemUTC());
+        if (AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_DYNAMODB", "aws.endpointUrlDynamoDb")
+                && !AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_EVENTBRIDGE", "aws.endpointUrlEventBridge")) {
+            return new LoggedRunEvents("the runs table is on a local endpoint (AWS_ENDPOINT_URL_DYNAMODB) and EventBridge is not"
+                    + " (AWS_ENDPOINT_URL_EVENTBRIDGE), so no EventBridge of this stack is reachable");
+        }
+        return new EventBridgeRunEvents(AwsClients.configure(EventBridgeClient.builder()).build());
     }
 
     /**

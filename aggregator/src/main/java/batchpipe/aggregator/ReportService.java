@@ -2,6 +2,11 @@ package batchpipe.aggregator;
 
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.delivery.Headline;
+import batchpipe.aggregator.delivery.ReportLocation;
+import batchpipe.aggregator.delivery.ReportStore;
+import batchpipe.aggregator.delivery.RunCompleted;
+import batchpipe.aggregator.delivery.RunEvents;
 import batchpipe.aggregator.report.EmfMetrics;
 import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
@@ -16,9 +21,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Builds a run's report, stores it as the run's summary item and emits its headline figures as EMF
- * metrics. Idempotent: the report depends only on the stored records and the given inputs, so running
- * it twice with the same inputs writes the same summary.
+ * Builds a run's report, puts its four files in S3, keeps the headline figures and the files' location
+ * in the run's summary item, announces a completed run and emits its headline figures as EMF metrics.
+ * Idempotent: the report depends only on the stored records and the given inputs, so running it twice
+ * with the same inputs writes the same files and summary (and announces the run again: at least once).
  */
 public final class ReportService {
     private static final StructuredLog LOG = StructuredLog.of(ReportService.class);
@@ -31,20 +37,21 @@ public final class ReportService {
     private final Consumer<String> metrics;
     private final Clock clock;
     private final ReportLineSource reportLines;
+    private final ReportStore files;
+    private final RunEvents events;
 
     /**
-     * @param metrics where EMF documents go: stdout on Lambda (CloudWatch reads them from the log), nowhere
-     *                for the CLI
+     * @param metrics     where EMF documents go: stdout on Lambda (CloudWatch reads them from the log), nowhere
+     *                    for the CLI
+     * @param reportLines where {@link #report(String, Instant)} looks for the REPORT lines of the run's invocations
+     * @param files       where the report files go
+     * @param events      where a completed run is announced
      */
     public ReportService(RunReader reader, DynamoDbClient dynamoDb, String table, PriceTable prices, CostAssumptions assumptions,
-                         Consumer<String> metrics, Clock clock) {
-        this(reader, dynamoDb, table, prices, assumptions, metrics, clock, ReportLineSource.NONE);
-    }
-
-    /** @param reportLines where {@link #report(String, Instant)} looks for the REPORT lines of the run's invocations */
-    public ReportService(RunReader reader, DynamoDbClient dynamoDb, String table, PriceTable prices, CostAssumptions assumptions,
-                         Consumer<String> metrics, Clock clock, ReportLineSource reportLines) {
+                         Consumer<String> metrics, Clock clock, ReportLineSource reportLines, ReportStore files, RunEvents events) {
         this.reportLines = reportLines;
+        this.files = files;
+        this.events = events;
         this.reader = reader;
         this.dynamoDb = dynamoDb;
         this.table = table;
@@ -59,13 +66,26 @@ public final class ReportService {
      * assumptions.
      */
     public RunReport report(String runId, Instant deadline) {
-        RunReader.StoredRun stored = read(runId);
-        ReportLineSource.Found found = reportLines.find(stored.run(), stored.tasks(), deadline);
-        return write(runId, stored, new ReportInputs(found.lines(), found.source(), assumptions));
+        return report(runId, deadline, true);
     }
 
-    public RunReport report(String runId, ReportInputs inputs) {
-        return write(runId, read(runId), inputs);
+    /**
+     * The report again, on demand (the CLI with better REPORT lines): files and summary are replaced, the
+     * run is not announced a second time.
+     */
+    public RunReport reportAgain(String runId, Instant deadline) {
+        return report(runId, deadline, false);
+    }
+
+    /** {@link #reportAgain(String, Instant)} with the given inputs. */
+    public RunReport reportAgain(String runId, ReportInputs inputs) {
+        return write(runId, read(runId), inputs, false);
+    }
+
+    private RunReport report(String runId, Instant deadline, boolean announce) {
+        RunReader.StoredRun stored = read(runId);
+        ReportLineSource.Found found = reportLines.find(stored.run(), stored.tasks(), deadline);
+        return write(runId, stored, new ReportInputs(found.lines(), found.source(), assumptions), announce);
     }
 
     private RunReader.StoredRun read(String runId) {
@@ -76,25 +96,38 @@ public final class ReportService {
         return stored;
     }
 
-    private RunReport write(String runId, RunReader.StoredRun stored, ReportInputs inputs) {
+    private RunReport write(String runId, RunReader.StoredRun stored, ReportInputs inputs, boolean announce) {
         RunReport built = RunReport.of(runId, stored.run(), stored.tasks(), prices, inputs);
         Map<String, Object> summary = built.summary();
+        String status = String.valueOf(summary.get("status"));
+        String label = summary.get("label") instanceof String l ? l : null;
+        Map<String, Object> headline = Headline.of(summary);
+        // Files first: the summary and the event name them, so they must be there when either is read.
+        ReportLocation location = files.store(runId, built);
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)));
         item.put(TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK));
         item.put("runId", AttributeValue.fromS(runId));
-        item.put("status", AttributeValue.fromS(String.valueOf(summary.get("status"))));
-        item.put("report", AttributeValue.fromS(Json.write(summary)));
+        item.put("status", AttributeValue.fromS(status));
+        if (label != null) item.put("label", AttributeValue.fromS(label));
+        item.put("headline", AttributeValue.fromS(Json.write(headline)));
+        item.put(SummaryItem.REPORT_BUCKET, AttributeValue.fromS(location.bucket()));
+        item.put(SummaryItem.REPORT_PREFIX, AttributeValue.fromS(location.prefix()));
+        item.put(SummaryItem.REPORT_KEYS, AttributeValue.fromL(location.keys().stream().map(AttributeValue::fromS).toList()));
+        item.put("completionEvent", AttributeValue.fromS(events.destination()));
         dynamoDb.putItem(b -> b.tableName(table).item(item));
-        if ("complete".equals(summary.get("status")) && stored.run() != null) {
+        if ("complete".equals(status) && stored.run() != null) {
             dynamoDb.updateItem(b -> b.tableName(table)
                     .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(TableKeys.RUN_SK)))
                     .updateExpression("SET #status = :complete")
                     .expressionAttributeNames(Map.of("#status", "status"))
                     .expressionAttributeValues(Map.of(":complete", AttributeValue.fromS("complete"))));
         }
+        if (announce && "complete".equals(status)) {
+            events.publish(new RunCompleted(runId, label, status, headline, location));
+        }
         metrics.accept(Json.write(EmfMetrics.document(summary, clock.millis())));
-        LOG.info("report written", "runId", runId, "status", summary.get("status"), "tasks", stored.tasks().size());
+        LOG.info("report written", "runId", runId, "report", location.uri(), "status", summary.get("status"), "tasks", stored.tasks().size());
         return built;
     }
 }

@@ -12,7 +12,7 @@ class AggregatorConfigTest {
 
     @Test
     void from_withoutReportLines_queriesNoLogs() {
-        AggregatorConfig config = AggregatorConfig.from(Map.of("TABLE_NAME", "runs"));
+        AggregatorConfig config = AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_BUCKET", "bkt"));
 
         assertThat(config.reportLines()).isEqualTo(AggregatorConfig.ReportLines.NONE);
         assertThat(config.workerLogGroups()).isEmpty();
@@ -21,7 +21,7 @@ class AggregatorConfigTest {
 
     @Test
     void from_logsInsights_readsTheWorkerLogGroups() {
-        AggregatorConfig config = AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_LINES", "logs-insights",
+        AggregatorConfig config = AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_BUCKET", "bkt", "REPORT_LINES", "logs-insights",
                 "WORKER_LOG_GROUPS", "/aws/lambda/worker, batchpipe-WorkerTwinLogGroup-Ab12,"));
 
         assertThat(config.reportLines()).isEqualTo(AggregatorConfig.ReportLines.LOGS_INSIGHTS);
@@ -30,14 +30,29 @@ class AggregatorConfigTest {
 
     @Test
     void from_logsInsightsWithoutLogGroups_namesTheMissingVariable() {
-        assertThatThrownBy(() -> AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_LINES", "logs-insights")))
+        assertThatThrownBy(() -> AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_BUCKET", "bkt", "REPORT_LINES", "logs-insights")))
                 .hasMessageContaining("WORKER_LOG_GROUPS is not set");
     }
 
     @Test
     void from_unknownMode_namesTheVariableAndTheValuesItTakes() {
-        assertThatThrownBy(() -> AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_LINES", "insights")))
+        assertThatThrownBy(() -> AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_BUCKET", "bkt", "REPORT_LINES", "insights")))
                 .hasMessage("environment variable REPORT_LINES is 'insights'; it must be one of [logs-insights, none]");
+    }
+
+    @Test
+    void from_reportsGoUnderReportsSlashAndToEventBridgeUnlessSaidOtherwise() {
+        AggregatorConfig config = AggregatorConfig.from(Map.of("TABLE_NAME", "runs", "REPORT_BUCKET", "bkt"));
+
+        assertThat(config.reportBucket()).isEqualTo("bkt");
+        assertThat(config.reportPrefix()).isEqualTo("reports/");
+        assertThat(config.runEventsFile()).isNull();
+    }
+
+    @Test
+    void from_withoutReportBucket_namesTheMissingVariable() {
+        assertThatThrownBy(() -> AggregatorConfig.from(Map.of("TABLE_NAME", "runs")))
+                .hasMessageContaining("REPORT_BUCKET is not set");
     }
 
     @Test

@@ -12,6 +12,12 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+import batchpipe.aggregator.delivery.JsonLinesRunEvents;
+import batchpipe.aggregator.delivery.RunEvents;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -36,7 +42,10 @@ class AggregatorHandlerTest {
     @TempDir
     Path dir;
     private DynamoDbClient dynamoDb;
+    private S3Client s3;
+    private RunEvents events;
     private AggregatorHandler handler;
+    private static final Map<String, String> ENV = Map.of("TABLE_NAME", "tbl", "REPORT_BUCKET", "bkt");
 
     @BeforeEach
     void setUp() {
@@ -57,7 +66,10 @@ class AggregatorHandlerTest {
         }).when(dynamoDb).query(any(QueryRequest.class));
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
         doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
-        handler = new AggregatorHandler(Map.of("TABLE_NAME", "tbl"), dynamoDb);
+        s3 = mock(S3Client.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+        doReturn(PutObjectResponse.builder().build()).when(s3).putObject(any(PutObjectRequest.class), any(RequestBody.class));
+        events = new JsonLinesRunEvents(dir.resolve("events.jsonl"), java.time.Clock.systemUTC());
+        handler = new AggregatorHandler(ENV, dynamoDb, s3, events);
     }
 
     private Map<String, Object> invoke(String event) throws Exception {
@@ -97,7 +109,8 @@ class AggregatorHandlerTest {
     void handleRequest_pricesWithThePriceTableFileAndRunsPerMonthOfItsEnvironment() throws Exception {
         Path prices = dir.resolve("prices.json");
         Files.writeString(prices, "{\"date\": \"2030-01-01\"}");
-        handler = new AggregatorHandler(Map.of("TABLE_NAME", "tbl", "PRICE_TABLE_FILE", prices.toString(), "RUNS_PER_MONTH", "720"), dynamoDb);
+        handler = new AggregatorHandler(Map.of("TABLE_NAME", "tbl", "REPORT_BUCKET", "bkt", "PRICE_TABLE_FILE", prices.toString(),
+                "RUNS_PER_MONTH", "720"), dynamoDb, s3, events);
 
         Map<String, Object> cost = (Map<String, Object>) invoke("{\"runId\": \"r1\"}").get("cost");
 
@@ -108,9 +121,24 @@ class AggregatorHandlerTest {
 
     @Test
     void constructor_saysWhichVariableIsWrong() {
-        assertThatThrownBy(() -> new AggregatorHandler(Map.of("TABLE_NAME", "tbl", "RUNS_PER_MONTH", "many"), dynamoDb))
+        assertThatThrownBy(() -> new AggregatorHandler(Map.of("TABLE_NAME", "tbl", "REPORT_BUCKET", "bkt", "RUNS_PER_MONTH", "many"), dynamoDb,
+                s3, events))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("environment variable RUNS_PER_MONTH must be a whole number, got 'many'");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void handleRequest_announcesTheCompletedRunThroughItsEvents() throws Exception {
+        invoke("{\"runId\": \"r1\"}");
+
+        List<String> lines = Files.readAllLines(dir.resolve("events.jsonl"));
+        assertThat(lines).hasSize(1);
+        Map<String, Object> event = Json.parseObject(lines.get(0));
+        assertThat(event).containsEntry("source", "batchpipe").containsEntry("detail-type", "Run Completed");
+        Map<String, Object> detail = (Map<String, Object>) event.get("detail");
+        assertThat(detail).containsEntry("runId", "r1").containsEntry("status", "complete");
+        assertThat((Map<String, Object>) detail.get("report")).containsEntry("uri", "s3://bkt/reports/r1/");
     }
 
     @Test
@@ -125,7 +153,7 @@ class AggregatorHandlerTest {
         ReportLineSource oneLine = (run, tasks, deadline) -> new ReportLineSource.Found(
                 List.of(new batchpipe.aggregator.cost.ReportLine("req-1", "worker", "arm64", 1769, 1_999.2, 2_000, 300.5, 412)),
                 "one line, from the test");
-        handler = new AggregatorHandler(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl")), dynamoDb, oneLine, java.time.Clock.systemUTC());
+        handler = new AggregatorHandler(AggregatorConfig.from(ENV), dynamoDb, s3, events, oneLine, java.time.Clock.systemUTC());
 
         Map<String, Object> report = invoke("{\"runId\": \"r1\"}");
 
@@ -138,7 +166,7 @@ class AggregatorHandlerTest {
     void reportLineSource_withATableOnALocalEndpointAndNoLogsEndpoint_queriesNothingAndSaysWhy() {
         System.setProperty("aws.endpointUrlDynamoDb", "http://localhost:8000");
         try {
-            ReportLineSource source = AggregatorHandler.reportLineSource(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl",
+            ReportLineSource source = AggregatorHandler.reportLineSource(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl", "REPORT_BUCKET", "bkt",
                     "REPORT_LINES", "logs-insights", "WORKER_LOG_GROUPS", "worker-logs")));
 
             ReportLineSource.Found found = source.find(Map.of(), List.of(), java.time.Instant.now());
@@ -151,9 +179,33 @@ class AggregatorHandlerTest {
     }
 
     @Test
+    void runEvents_withTheTableOnALocalEndpointAndNoEventBridgeEndpoint_sendsNothingAndSaysWhy() {
+        System.setProperty("aws.endpointUrlDynamoDb", "http://localhost:8000");
+        try {
+            RunEvents chosen = AggregatorHandler.runEvents(AggregatorConfig.from(ENV));
+
+            assertThat(chosen).isInstanceOf(batchpipe.aggregator.delivery.LoggedRunEvents.class);
+            assertThat(chosen.destination()).startsWith("not sent, logged: the runs table is on a local endpoint");
+        } finally {
+            System.clearProperty("aws.endpointUrlDynamoDb");
+        }
+    }
+
+    @Test
+    void runEvents_withRunEventsFile_appendsToThatFile() {
+        Path file = dir.resolve("local/run-completed.jsonl");
+
+        RunEvents chosen = AggregatorHandler.runEvents(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl", "REPORT_BUCKET", "bkt",
+                "RUN_EVENTS_FILE", file.toString())));
+
+        assertThat(chosen).isInstanceOf(JsonLinesRunEvents.class);
+        assertThat(chosen.destination()).isEqualTo(file.toString());
+    }
+
+    @Test
     void reportLinesDeadline_leavesTimeToWriteTheReportAndStaysWithinTheBudget() {
         java.time.Instant now = java.time.Instant.parse("2026-03-01T10:00:00Z");
-        handler = new AggregatorHandler(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl")), dynamoDb, ReportLineSource.NONE,
+        handler = new AggregatorHandler(AggregatorConfig.from(ENV), dynamoDb, s3, events, ReportLineSource.NONE,
                 java.time.Clock.fixed(now, java.time.ZoneOffset.UTC));
 
         assertThat(handler.reportLinesDeadline(remaining(60_000))).isEqualTo(now.plusSeconds(30));

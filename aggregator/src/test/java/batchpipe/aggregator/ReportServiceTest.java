@@ -4,6 +4,9 @@ import batchpipe.aggregator.cost.BilledInvocation;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.ReportLine;
+import batchpipe.aggregator.delivery.ReportStore;
+import batchpipe.aggregator.delivery.RunCompleted;
+import batchpipe.aggregator.delivery.RunEvents;
 import batchpipe.common.json.Json;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +17,10 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -30,6 +37,7 @@ import static org.mockito.Mockito.CALLS_REAL_METHODS;
 import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 import static org.mockito.Mockito.withSettings;
@@ -39,8 +47,21 @@ class ReportServiceTest {
     private static final Instant DEADLINE = Instant.parse("2030-01-01T00:00:00Z");
     private RunReader reader;
     private DynamoDbClient dynamoDb;
+    private S3Client s3;
     private ReportService service;
     private final List<String> metrics = new ArrayList<>();
+    private final List<RunCompleted> announced = new ArrayList<>();
+    private final RunEvents events = new RunEvents() {
+        @Override
+        public String destination() {
+            return "the test's list";
+        }
+
+        @Override
+        public void publish(RunCompleted event) {
+            announced.add(event);
+        }
+    };
 
     private static final Map<String, Object> TASK = Map.ofEntries(Map.entry("taskId", "hash-000001"), Map.entry("kind", "hash"),
             Map.entry("status", "done"), Map.entry("enqueuedAt", 1_000L), Map.entry("startedAt", 1_500L), Map.entry("finishedAt", 3_000L),
@@ -53,12 +74,109 @@ class ReportServiceTest {
         dynamoDb = mock(DynamoDbClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
         doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
+        s3 = mock(S3Client.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+        doReturn(PutObjectResponse.builder().build()).when(s3).putObject(any(PutObjectRequest.class), any(RequestBody.class));
         service = new ReportService(reader, dynamoDb, "tbl", PriceTable.defaults(), CostAssumptions.defaults(), metrics::add,
-                Clock.fixed(Instant.ofEpochMilli(9_000), ZoneOffset.UTC));
+                Clock.fixed(Instant.ofEpochMilli(9_000), ZoneOffset.UTC), ReportLineSource.NONE, new ReportStore(s3, "bkt", "reports"), events);
     }
 
     private static Map<String, Object> run(long total) {
         return Map.of("createdAt", 1_000L, "planned", Map.of("hash", total, "total", total));
+    }
+
+    @Test
+    void report_putsTheFourFilesUnderTheRunsFolder() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+
+        service.report("r1", DEADLINE);
+
+        ArgumentCaptor<PutObjectRequest> put = ArgumentCaptor.forClass(PutObjectRequest.class);
+        verify(s3, times(4)).putObject(put.capture(), any(RequestBody.class));
+        assertThat(put.getAllValues()).extracting(PutObjectRequest::key)
+                .containsExactly("reports/r1/report.json", "reports/r1/report.md", "reports/r1/tasks.csv", "reports/r1/report.html");
+        assertThat(put.getAllValues()).allSatisfy(p -> assertThat(p.bucket()).isEqualTo("bkt"));
+        assertThat(put.getAllValues().get(3).contentType()).isEqualTo("text/html; charset=utf-8");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void report_keepsOnlyTheHeadlineAndTheFilesInTheSummaryItem() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+
+        service.report("r1", DEADLINE);
+
+        ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(dynamoDb).putItem(put.capture());
+        Map<String, AttributeValue> item = put.getValue().item();
+        assertThat(item).doesNotContainKey("report")
+                .containsEntry("reportBucket", AttributeValue.fromS("bkt")).containsEntry("reportPrefix", AttributeValue.fromS("reports/r1/"))
+                .containsEntry("completionEvent", AttributeValue.fromS("the test's list"));
+        assertThat(item.get("reportKeys").l()).extracting(AttributeValue::s).contains("reports/r1/report.json");
+        Map<String, Object> headline = Json.parseObject(item.get("headline").s());
+        assertThat(headline).containsEntry("tasks", 1L).containsEntry("plannedTasks", 1L).containsEntry("taskDurationP99Ms", 1_500L);
+        assertThat((Map<String, Object>) headline.get("byStatus")).containsEntry("done", 1L);
+    }
+
+    @Test
+    void report_summaryItemStaysSmallWhateverCountByHolds() {
+        Map<String, Object> task = new java.util.HashMap<>(TASK);
+        Map<String, Object> values = new java.util.HashMap<>();
+        for (int i = 0; i < 20_000; i++) values.put("value-" + i + "-" + "x".repeat(20), (long) i);
+        task.put("countBy", Map.of("field", values));
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(task)));
+
+        service.report("r1", DEADLINE);
+
+        ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(dynamoDb).putItem(put.capture());
+        int bytes = put.getValue().item().entrySet().stream()
+                .mapToInt(e -> e.getKey().length() + Json.write(e.getValue().toString()).length()).sum();
+        assertThat(bytes).isLessThan(4_096);
+    }
+
+    @Test
+    void report_announcesACompleteRunWithItsHeadlineAndFiles() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(Map.of("createdAt", 1_000L, "label", "nightly",
+                "planned", Map.of("hash", 1L, "total", 1L)), List.of(TASK)));
+
+        service.report("r1", DEADLINE);
+
+        assertThat(announced).hasSize(1);
+        RunCompleted event = announced.get(0);
+        assertThat(event.runId()).isEqualTo("r1");
+        assertThat(event.label()).isEqualTo("nightly");
+        assertThat(event.status()).isEqualTo("complete");
+        assertThat(event.headline()).containsEntry("tasks", 1);
+        assertThat(event.report().uri()).isEqualTo("s3://bkt/reports/r1/");
+    }
+
+    @Test
+    void report_doesNotAnnounceAnIncompleteRun() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(2), List.of(TASK)));
+
+        service.report("r1", DEADLINE);
+
+        assertThat(announced).isEmpty();
+    }
+
+    @Test
+    void reportAgain_replacesFilesAndSummaryWithoutAnnouncingTheRunAgain() {
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+
+        service.reportAgain("r1", DEADLINE);
+
+        assertThat(announced).isEmpty();
+        verify(dynamoDb).putItem(any(PutItemRequest.class));
+        verify(s3, times(4)).putObject(any(PutObjectRequest.class), any(RequestBody.class));
+    }
+
+    @Test
+    void report_refusesARunIdThatCannotNameAFolder() {
+        when(reader.read("../r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+
+        assertThatThrownBy(() -> service.report("../r1", DEADLINE)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("'../r1' is not a run id");
+        verify(s3, never()).putObject(any(PutObjectRequest.class), any(RequestBody.class));
     }
 
     @Test
@@ -74,7 +192,6 @@ class ReportServiceTest {
         Map<String, AttributeValue> item = put.getValue().item();
         assertThat(item).containsEntry("pk", AttributeValue.fromS("run#r1")).containsEntry("sk", AttributeValue.fromS("summary"))
                 .containsEntry("runId", AttributeValue.fromS("r1")).containsEntry("status", AttributeValue.fromS("complete"));
-        assertThat(item.get("report").s()).isEqualTo(Json.write(report));
         ArgumentCaptor<UpdateItemRequest> update = ArgumentCaptor.forClass(UpdateItemRequest.class);
         verify(dynamoDb).updateItem(update.capture());
         assertThat(update.getValue().key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("run")));
@@ -105,7 +222,7 @@ class ReportServiceTest {
         List<ReportLine> lines = List.of(new ReportLine("req-1", "worker", "arm64", 1024, 1_999.2, 2_000, null),
                 new ReportLine("req-producer", "producer", "arm64", 1024, 99.0, 100, 500.4));
 
-        RunReport report = service.report("r1", new ReportInputs(lines, "two test lines", CostAssumptions.defaults()));
+        RunReport report = service.reportAgain("r1", new ReportInputs(lines, "two test lines", CostAssumptions.defaults()));
 
         Map<String, Object> lambda = (Map<String, Object>) ((Map<String, Object>) report.report().get("cost")).get("lambda");
         // 2,000 + 100 billed ms, and 501 ms of INIT, all at 1,024 MB

@@ -3,16 +3,20 @@ package batchpipe.aggregator.priming;
 import batchpipe.common.json.Json;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.priming.SdkPriming;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The aggregator's warm-up before the SnapStart snapshot: the JSON it reads and writes, and the
- * DynamoDB calls a report makes (Query, PutItem, UpdateItem), on canned clients.
+ * calls a report makes (DynamoDB Query, PutItem, UpdateItem; S3 PutObject; EventBridge PutEvents),
+ * on canned clients.
  */
 public final class AggregatorPriming {
 
@@ -53,5 +57,10 @@ public final class AggregatorPriming {
                     .expressionAttributeNames(Map.of("#status", "status"))
                     .expressionAttributeValues(Map.of(":complete", AttributeValue.fromS("complete"))));
         });
+        SdkPriming.s3(new byte[0], s3 -> s3.putObject(b -> b.bucket("priming").key("reports/priming/report.json")
+                .contentType("application/json; charset=utf-8"), RequestBody.fromString("{}", StandardCharsets.UTF_8)));
+        SdkPriming.json(EventBridgeClient.builder(), "application/x-amz-json-1.1", "{\"FailedEntryCount\":0,\"Entries\":[{\"EventId\":\"priming\"}]}",
+                (EventBridgeClient eventBridge) -> eventBridge.putEvents(b -> b.entries(e -> e.eventBusName("default")
+                        .source("batchpipe").detailType("Run Completed").detail("{\"runId\":\"priming\"}"))));
     }
 }

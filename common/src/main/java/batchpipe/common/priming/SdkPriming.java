@@ -3,6 +3,9 @@ package batchpipe.common.priming;
 import batchpipe.common.json.Json;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
+import software.amazon.awssdk.core.SdkClient;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -54,6 +57,20 @@ public final class SdkPriming {
         CannedHttpClient http = new CannedHttpClient(SdkPriming::sqsReply);
         try (SqsClient client = SqsClient.builder().httpClient(http).region(REGION)
                 .credentialsProvider(CREDENTIALS).endpointOverride(ENDPOINT).build()) {
+            calls.accept(client);
+        }
+        return http.requests();
+    }
+
+    /**
+     * Runs {@code calls} against the client {@code builder} builds, whose every request is answered with
+     * {@code answer} as {@code contentType}: for a JSON-protocol client only one function ships (the
+     * aggregator's EventBridge), which this module must not depend on.
+     */
+    public static <B extends AwsClientBuilder<B, C> & AwsSyncClientBuilder<B, C>, C extends SdkClient> int json(
+            B builder, String contentType, String answer, Consumer<C> calls) {
+        CannedHttpClient http = new CannedHttpClient(request -> CannedHttpClient.Reply.ok(contentType, bytes(answer)));
+        try (C client = builder.httpClient(http).region(REGION).credentialsProvider(CREDENTIALS).endpointOverride(ENDPOINT).build()) {
             calls.accept(client);
         }
         return http.requests();

@@ -245,6 +245,8 @@ final class DemoCommand implements Callable<Integer> {
                 phases.seeding(), sampleSource, phases.planning(), phases.running(), phases.aggregating(), phases.reporting());
         out.println("  report: " + String.join(", ", ReportFiles.RUN_FILES.stream()
                 .map(f -> outcome.outDir().resolve(f).toString()).toList()));
+        out.println("  report in the local bucket: " + outcome.reportLocation().uri());
+        out.println("  Run Completed event: " + outcome.completionEvent());
     }
 
     /** The summary's first line: the run, its status and tasks by status, which come from the run's records. */

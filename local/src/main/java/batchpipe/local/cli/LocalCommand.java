@@ -100,6 +100,8 @@ final class LocalCommand implements Runnable {
                 FunctionDefinition function = pipeline.runtime().definition(id);
                 Map<String, String> variables = new LinkedHashMap<>(function.environment());
                 variables.remove("JAVA_TOOL_OPTIONS");
+                // A path on this host, meaningless in sam's container (and not a variable the template declares).
+                variables.remove("RUN_EVENTS_FILE");
                 variables.replaceAll((k, v) -> v.replace("127.0.0.1", "host.docker.internal"));
                 env.put(id, variables);
             }

@@ -7,6 +7,10 @@ import batchpipe.aggregator.RunReader;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.delivery.EventBridgeRunEvents;
+import batchpipe.aggregator.delivery.JsonLinesRunEvents;
+import batchpipe.aggregator.delivery.ReportStore;
+import batchpipe.aggregator.delivery.RunEvents;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.common.aws.AwsClients;
@@ -15,11 +19,13 @@ import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
 import batchpipe.local.run.DeployedStack;
+import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.StackTemplate;
 import picocli.CommandLine;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -62,6 +68,11 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--table", description = "The runs table (default: <stack-name>-RunsTable of the local stack in AWS_ENDPOINT_URL_DYNAMODB).")
     String table;
+
+    @Option(names = "--reports", paramLabel = "S3_URI",
+            description = "Where the report files go in S3, as the stack's ReportsLocation output says (s3://bucket/prefix/);"
+                    + " needed with --table on AWS (default: the --stack's output, or reports/ in the local stack's bucket).")
+    String reports;
 
     @Option(names = "--stack-name", defaultValue = "batchpipe", description = "Local stack name (default: ${DEFAULT-VALUE}).")
     String stackName;
@@ -108,6 +119,13 @@ final class ReportCommand implements Callable<Integer> {
         if (arm64SpeedRatio != null && arm64SpeedRatio.signum() <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--arm64-speed-ratio must be a number > 0");
         }
+        if (reports != null) {
+            try {
+                ReportsAt.parse(reports);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--reports " + e.getMessage());
+            }
+        }
         if (priceTable != null && !Files.isRegularFile(priceTable)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "price table file not found: " + priceTable);
         }
@@ -145,21 +163,61 @@ final class ReportCommand implements Callable<Integer> {
         if (arm64SpeedRatio != null) {
             assumptions = assumptions.withArm64SpeedRatio(new CostAssumptions.SpeedRatio(arm64SpeedRatio, "given with --arm64-speed-ratio"));
         }
+        ReportsAt reportsAt = reportsLocation(stack);
         RunReport report;
         // The service's own log lines would mix with ours; only the files and the paths matter here.
         try (StdoutRedirect quiet = StdoutRedirect.discarded();
              var dynamoDb = AwsClients.dynamoDb();
+             var s3 = AwsClients.s3();
+             var eventBridge = stack == null ? null : AwsClients.configure(EventBridgeClient.builder()).build();
              var logs = workerLogGroups.isEmpty() ? null : AwsClients.configure(CloudWatchLogsClient.builder()).build()) {
             ReportLineSource source = logs == null ? ReportLineSource.NONE : new LogsInsightsReportLines(logs, workerLogGroups);
+            // Where the stack's aggregator announces runs, for the summary item; this report announces nothing.
+            RunEvents events = eventBridge != null ? new EventBridgeRunEvents(eventBridge)
+                    : new JsonLinesRunEvents(LocalStack.runEventsFile(stackName).toAbsolutePath(), Clock.systemUTC());
             ReportService service = new ReportService(new RunReader(dynamoDb, runsTable), dynamoDb, runsTable, prices, assumptions,
-                    metrics -> { }, Clock.systemUTC(), source);
-            report = service.report(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
+                    metrics -> { }, Clock.systemUTC(), source, new ReportStore(s3, reportsAt.bucket(), reportsAt.prefix()), events);
+            report = service.reportAgain(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
         }
         Path dir = out != null ? out : Path.of("out", runId);
         List<Path> files = ReportFiles.write(dir, report);
         summary(runId, report).forEach(stdout::println);
         files.forEach(f -> stdout.println("  " + f));
         return 0;
+    }
+
+    /**
+     * The bucket and prefix the report files go to, as the stack's aggregator writes them: the deployed
+     * stack's ReportsLocation output, or the local stack's DataBucket under reports/.
+     */
+    private ReportsAt reportsLocation(DeployedStack stack) {
+        if (reports != null) return ReportsAt.parse(reports);
+        if (stack != null) {
+            if (stack.reportsLocation() == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "stack '" + stack.name() + "' has no ReportsLocation output;"
+                        + " deploy the current template.yaml (sam deploy) so that reports have a place in S3, or pass --reports s3://bucket/prefix/");
+            }
+            return ReportsAt.parse(stack.reportsLocation());
+        }
+        if (table != null && !AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--table names no bucket for the report files: add --reports"
+                    + " <its stack's ReportsLocation output>, pass --stack <your deployed stack> instead, or point AWS_ENDPOINT_URL_S3"
+                    + " (and _DYNAMODB, _SQS) at a `batchpipe local up` stack");
+        }
+        return new ReportsAt(StackTemplate.physicalName(stackName, "DataBucket", "AWS::S3::Bucket"), AggregatorConfig.DEFAULT_REPORT_PREFIX);
+    }
+
+    /** A bucket and a key prefix, from {@code s3://bucket/prefix/} as the ReportsLocation output writes it. */
+    record ReportsAt(String bucket, String prefix) {
+        private static final java.util.regex.Pattern S3_URI = java.util.regex.Pattern.compile("s3://([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:/(.*))?");
+
+        static ReportsAt parse(String uri) {
+            java.util.regex.Matcher m = S3_URI.matcher(uri.strip());
+            if (!m.matches()) {
+                throw new IllegalArgumentException("'" + ControlCharacters.escape(uri) + "' is not s3://bucket/prefix/ (the stack's ReportsLocation output)");
+            }
+            return new ReportsAt(m.group(1), m.group(2) == null ? "" : m.group(2));
+        }
     }
 
     /** The run's status and cost, and where its REPORT lines came from; no control character of theirs reaches the terminal. */
@@ -176,8 +234,9 @@ final class ReportCommand implements Callable<Integer> {
         Path outRoot = Path.of("out");
         String runsTable = tableName();
         var dynamoDb = runsTable == null ? null : AwsClients.dynamoDb();
+        var s3 = runsTable == null ? null : AwsClients.s3();
         try {
-            ReportSources.TableRef ref = runsTable == null ? null : new ReportSources.TableRef(dynamoDb, runsTable);
+            ReportSources.TableRef ref = runsTable == null ? null : new ReportSources.TableRef(dynamoDb, s3, runsTable);
             Map<String, Object> a = ReportSources.load(compare.get(0), outRoot, () -> ref);
             Map<String, Object> b = ReportSources.load(compare.get(1), outRoot, () -> ref);
             Path dir = out != null ? out : outRoot.resolve("compare-" + fileName(a.get("runId")) + "-vs-" + fileName(b.get("runId")));
@@ -187,6 +246,7 @@ final class ReportCommand implements Callable<Integer> {
             return 0;
         } finally {
             if (dynamoDb != null) dynamoDb.close();
+            if (s3 != null) s3.close();
         }
     }
 

@@ -6,6 +6,8 @@ import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.common.text.ControlCharacters;
+import batchpipe.local.report.ReportFiles;
+import batchpipe.local.report.RunSummaryItem;
 import batchpipe.local.run.DeployedStack;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
@@ -25,6 +27,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,7 +136,7 @@ final class RunCommand implements Callable<Integer> {
 
     private int plan(RunSpec runSpec, Map<String, Object> specJson, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
                      String table, String queueUrl, List<String> deadLetterQueueUrls, TaskLimits limits, boolean waitForReport)
-            throws InterruptedException {
+            throws InterruptedException, IOException {
         PrintStream out = stdout;
         RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, limits, 8);
         RunPlanner.PlanResult result = planner.plan(runSpec, specJson, sent -> { });
@@ -148,15 +151,21 @@ final class RunCommand implements Callable<Integer> {
         }
         // A run is stalled only when nothing is left to deliver: neither in the tasks queue nor in the
         // dead-letter queue, whose recorder may still be closing a task's books.
-        RunWatcher watcher = new RunWatcher(dynamoDb, table, () -> RunWatcher.queueEmpty(sqs, queueUrl)
+        RunWatcher watcher = new RunWatcher(dynamoDb, s3, table, () -> RunWatcher.queueEmpty(sqs, queueUrl)
                 && deadLetterQueueUrls.stream().allMatch(url -> RunWatcher.queueEmpty(sqs, url)));
         ProgressBar bar = new ProgressBar(System.err, "tasks");
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
         watcher.awaitCompletion(result.runId(), timeout, bar::update);
         bar.finish();
-        Map<String, Object> report = watcher.awaitReport(result.runId(), timeout);
+        RunSummaryItem summary = watcher.awaitSummary(result.runId(), timeout);
+        Map<String, Object> report = summary.fullReport(s3);
+        // The aggregator's files, as it put them in the bucket, also where the demo leaves its own.
+        List<Path> files = ReportFiles.copy(s3, summary.report(), Path.of("out", result.runId()));
         out.print(reportForTerminal(report, json));
         out.flush();
+        System.err.println("batchpipe run: report in " + summary.report().uri() + ", copied to " + String.join(", ",
+                files.stream().map(Path::toString).toList()));
+        System.err.println("batchpipe run: Run Completed event put on " + summary.completionEvent());
         return 0;
     }
 

@@ -1,19 +1,24 @@
 package batchpipe.local.demo;
 
 import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.ReportLineSource;
 import batchpipe.aggregator.ReportService;
 import batchpipe.aggregator.RunReader;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.ReportLine;
+import batchpipe.aggregator.delivery.JsonLinesRunEvents;
+import batchpipe.aggregator.delivery.ReportLocation;
+import batchpipe.aggregator.delivery.ReportStore;
 import batchpipe.common.json.Json;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
+import batchpipe.local.report.RunSummaryItem;
 import batchpipe.local.report.RuntimeReportLines;
-import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.run.RunWatcher;
+import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
@@ -32,7 +37,8 @@ import java.util.function.BiConsumer;
  * The main job on the local stack: seed sample logs, invoke the producer as the schedule would, let
  * the event source mappings drive workers until the run completes, wait for the aggregator (triggered
  * by the worker that finished the run), report it again with the runtime's REPORT lines, and write
- * the four report files (report.json, report.md, tasks.csv, report.html).
+ * the four report files (report.json, report.md, tasks.csv, report.html) into the local bucket, where
+ * the aggregator put them, and into out/&lt;runId&gt;/.
  */
 public final class Demo {
     /**
@@ -49,9 +55,15 @@ public final class Demo {
                            String runId, Path outDir, boolean writeReports, Duration timeout) {
     }
 
-    /** What the demo did, for the summary and for tests. */
+    /**
+     * What the demo did, for the summary and for tests.
+     *
+     * @param reportLocation  where the report files are in the local bucket
+     * @param completionEvent where the aggregator put the Run Completed event (the local stack's JSON-lines file)
+     */
     public record Outcome(String runId, Map<String, Object> plan, Map<String, Object> report, Path outDir,
-                          double wallSeconds, long compressedBytesSeeded, Phases phases) {
+                          double wallSeconds, long compressedBytesSeeded, Phases phases, ReportLocation reportLocation,
+                          String completionEvent) {
     }
 
     /**
@@ -116,11 +128,11 @@ public final class Demo {
         String tasksQueue = stack.ref("TasksQueue");
         String deadLetters = stack.ref("TasksDeadLetterQueue");
         // Stalled only when nothing is left to deliver, the dead-letter recorder's queue included.
-        RunWatcher watcher = new RunWatcher(stack.dynamoDb(), table,
+        RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), table,
                 () -> RunWatcher.queueEmpty(stack.sqs(), tasksQueue) && RunWatcher.queueEmpty(stack.sqs(), deadLetters));
         watcher.awaitCompletion(runId, settings.timeout(), progress);
         long completedAt = System.nanoTime();
-        watcher.awaitReport(runId, remaining(deadline));
+        RunSummaryItem aggregated = watcher.awaitSummary(runId, remaining(deadline));
         // The mapping deletes the aggregator's message after the report is written: wait, so the books are closed.
         String completions = stack.ref("CompletionsQueue");
         while (System.nanoTime() < deadline && !RunWatcher.queueEmpty(stack.sqs(), completions)) {
@@ -130,9 +142,13 @@ public final class Demo {
         // The aggregator has reported the run without billed durations, which only the runtime knows:
         // report it again, as on demand, with the REPORT lines of every invocation this process made.
         List<ReportLine> reportLines = RuntimeReportLines.of(pipeline.runtime());
+        // Into the bucket and prefix the aggregator writes to, replacing its files; the run was announced already.
+        Map<String, String> aggregator = stack.function("AggregatorFunction").environment();
         ReportService reports = new ReportService(new RunReader(stack.dynamoDb(), table), stack.dynamoDb(), table,
-                PriceTable.defaults(), CostAssumptions.defaults(), metrics -> { }, Clock.systemUTC());
-        RunReport report = reports.report(runId, new ReportInputs(reportLines, RuntimeReportLines.source(reportLines.size()),
+                PriceTable.defaults(), CostAssumptions.defaults(), metrics -> { }, Clock.systemUTC(), ReportLineSource.NONE,
+                new ReportStore(stack.s3(), aggregator.get("REPORT_BUCKET"), aggregator.get("REPORT_PREFIX")),
+                new JsonLinesRunEvents(stack.runEventsFile(), Clock.systemUTC()));
+        RunReport report = reports.reportAgain(runId, new ReportInputs(reportLines, RuntimeReportLines.source(reportLines.size()),
                 CostAssumptions.defaults()));
         Path outDir = settings.outDir() != null ? settings.outDir() : Path.of("out", runId);
         if (settings.writeReports()) {
@@ -141,7 +157,8 @@ public final class Demo {
         long end = System.nanoTime();
         Phases phases = new Phases(seconds(start, seededAt), seconds(seededAt, plannedAt), seconds(plannedAt, completedAt),
                 seconds(completedAt, aggregatedAt), seconds(aggregatedAt, end));
-        return new Outcome(runId, plan, report.summary(), outDir, seconds(start, end), seeded, phases);
+        return new Outcome(runId, plan, report.summary(), outDir, seconds(start, end), seeded, phases, aggregated.report(),
+                aggregated.completionEvent());
     }
 
     private static double seconds(long fromNanos, long toNanos) {

@@ -1,11 +1,10 @@
 package batchpipe.local.report;
 
 import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.delivery.ReportDocuments;
+import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.report.ComparisonReport;
-import batchpipe.aggregator.report.HtmlReport;
-import batchpipe.aggregator.report.MarkdownReport;
-import batchpipe.aggregator.report.TasksCsv;
-import batchpipe.common.json.Json;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +13,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -25,19 +25,33 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@link #write(Path, String)}.
  */
 public final class ReportFiles {
-    public static final List<String> RUN_FILES = List.of("report.json", "report.md", "tasks.csv", "report.html");
+    public static final List<String> RUN_FILES = ReportDocuments.FILE_NAMES;
 
     private ReportFiles() {
     }
 
-    /** report.json (every figure and its inputs), report.md, tasks.csv and report.html; returns their paths. */
+    /**
+     * report.json (every figure and its inputs), report.md, tasks.csv and report.html, rendered as the
+     * aggregator renders them for S3; returns their paths.
+     */
     public static List<Path> write(Path dir, RunReport report) throws IOException {
         createFolder(dir);
-        Path json = write(dir.resolve("report.json"), Json.writePretty(report.report()) + "\n");
-        Path md = write(dir.resolve("report.md"), MarkdownReport.render(report.report()));
-        Path csv = write(dir.resolve("tasks.csv"), TasksCsv.render(report.tasks()));
-        Path html = write(dir.resolve("report.html"), HtmlReport.render(report.report()));
-        return List.of(json, md, csv, html);
+        List<Path> written = new ArrayList<>();
+        for (Map.Entry<String, String> file : ReportDocuments.render(report).entrySet()) {
+            written.add(write(dir.resolve(file.getKey()), file.getValue()));
+        }
+        return written;
+    }
+
+    /** The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. */
+    public static List<Path> copy(S3Client s3, ReportLocation location, Path dir) throws IOException {
+        createFolder(dir);
+        List<Path> written = new ArrayList<>();
+        for (String name : RUN_FILES) {
+            String content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            written.add(write(dir.resolve(name), content));
+        }
+        return written;
     }
 
     /** compare.md and compare.html. */

@@ -1,10 +1,9 @@
 package batchpipe.local.report;
 
 import batchpipe.common.json.Json;
-import batchpipe.common.table.TableKeys;
 import batchpipe.common.task.TaskIds;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +17,7 @@ import java.util.function.Supplier;
 /**
  * Finds the report of a run named on the command line, for comparisons: a report.json file, a folder
  * holding one, the run's folder under out/ (where the demo leaves it after its stack is gone), or
- * else the run's summary item in a table.
+ * else the report.json that the run's summary item in a table names.
  */
 public final class ReportSources {
     private ReportSources() {
@@ -47,16 +46,15 @@ public final class ReportSources {
                     + outRoot.resolve(run).resolve("report.json") + ", and no table to read it from (start `batchpipe local up` and"
                     + " paste its exports, or pass --table)");
         }
-        Map<String, AttributeValue> item = ref.dynamoDb().getItem(b -> b.tableName(ref.table()).consistentRead(true)
-                .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(run)), TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK))))
-                .item();
-        if (item == null || !item.containsKey("report")) {
+        RunSummaryItem summary = RunSummaryItem.read(ref.dynamoDb(), ref.table(), run);
+        if (summary == null) {
             throw new IllegalArgumentException("no report for '" + run + "': no file, and table " + ref.table()
                     + " has no summary for it (run `batchpipe report " + run + "` first)");
         }
-        return Json.parseObject(item.get("report").s());
+        return summary.fullReport(ref.s3());
     }
 
-    public record TableRef(DynamoDbClient dynamoDb, String table) {
+    /** A runs table, and the S3 client to read the report files its summary items name. */
+    public record TableRef(DynamoDbClient dynamoDb, S3Client s3, String table) {
     }
 }

@@ -13,10 +13,16 @@ import java.util.Map;
  * A Batchpipe stack deployed with sam deploy, found by name: the queue, table and bucket come from its
  * CloudFormation outputs (TasksQueueUrl, RunsTableName, DataBucketName, ...).
  */
-public record DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket, List<String> workerLogGroups) {
+public record DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket, List<String> workerLogGroups,
+                            String reportsLocation) {
 
     public DeployedStack {
         workerLogGroups = List.copyOf(workerLogGroups);
+    }
+
+    /** A stack that does not say where its reports land (deployed before reports went to S3). */
+    public DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket, List<String> workerLogGroups) {
+        this(name, tasksQueueUrl, tableName, dataBucket, workerLogGroups, null);
     }
 
     /** A stack whose worker log groups are not known (deployed before they were outputs). */
@@ -43,7 +49,7 @@ public record DeployedStack(String name, String tasksQueueUrl, String tableName,
             if (outputs.get(key) != null && !outputs.get(key).isBlank()) logGroups.add(outputs.get(key));
         }
         return new DeployedStack(stackName, required(outputs, stackName, "TasksQueueUrl"), required(outputs, stackName, "RunsTableName"),
-                outputs.get("DataBucketName"), logGroups);
+                outputs.get("DataBucketName"), logGroups, outputs.get("ReportsLocation"));
     }
 
     private static String required(Map<String, String> outputs, String stackName, String key) {

@@ -1,10 +1,9 @@
 package batchpipe.local.run;
 
-import batchpipe.common.json.Json;
 import batchpipe.common.table.RunProgress;
-import batchpipe.common.table.TableKeys;
+import batchpipe.local.report.RunSummaryItem;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 import java.time.Duration;
@@ -15,26 +14,28 @@ import java.util.function.BooleanSupplier;
 /**
  * Follows a run from the outside, as a user would: its progress shards until every task has a final
  * record, then its summary item once the aggregator (triggered by the worker that finished the run)
- * has written it. Works the same against the local stack and a deployed one.
+ * has written it, and the report.json it names. Works the same against the local stack and a deployed one.
  */
 public final class RunWatcher {
     /** Polls of an empty tasks queue, 200 ms apart, after which an incomplete run counts as stalled. */
     private static final int STALLED_AFTER_EMPTY_POLLS = 15;
 
     private final DynamoDbClient dynamoDb;
+    private final S3Client s3;
     private final String table;
     private final BooleanSupplier tasksQueueEmpty;
 
-    public RunWatcher(DynamoDbClient dynamoDb, String table) {
-        this(dynamoDb, table, () -> false);
+    public RunWatcher(DynamoDbClient dynamoDb, S3Client s3, String table) {
+        this(dynamoDb, s3, table, () -> false);
     }
 
     /**
      * @param tasksQueueEmpty whether nothing is left to deliver: the tasks queue (and, where known, its
      *                        dead-letter queue) holds no message, visible or in flight
      */
-    public RunWatcher(DynamoDbClient dynamoDb, String table, BooleanSupplier tasksQueueEmpty) {
+    public RunWatcher(DynamoDbClient dynamoDb, S3Client s3, String table, BooleanSupplier tasksQueueEmpty) {
         this.dynamoDb = dynamoDb;
+        this.s3 = s3;
         this.table = table;
         this.tasksQueueEmpty = tasksQueueEmpty;
     }
@@ -86,16 +87,17 @@ public final class RunWatcher {
         }
     }
 
-    /** The aggregator's report of a complete run. */
+    /** The aggregator's report of a complete run: its report.json. */
     public Map<String, Object> awaitReport(String runId, Duration timeout) throws InterruptedException {
+        return awaitSummary(runId, timeout).fullReport(s3);
+    }
+
+    /** The summary item of a complete run, once the aggregator has written it (and, before it, the files it names). */
+    public RunSummaryItem awaitSummary(String runId, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, AttributeValue> key = Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
-                TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK));
         while (System.nanoTime() < deadline) {
-            Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table).key(key).consistentRead(true)).item();
-            if (item != null && item.containsKey("report") && "complete".equals(item.get("status").s())) {
-                return Json.parseObject(item.get("report").s());
-            }
+            RunSummaryItem summary = RunSummaryItem.read(dynamoDb, table, runId);
+            if (summary != null && summary.complete()) return summary;
             Thread.sleep(100);
         }
         throw new IllegalStateException("run " + runId + " completed but no report was written within " + timeout.toSeconds()

@@ -363,7 +363,24 @@ public final class LocalStack implements AutoCloseable {
     }
 
     public FunctionDefinition function(String logicalId) {
-        return template.function(logicalId, stackName, resolver);
+        FunctionDefinition function = template.function(logicalId, stackName, resolver);
+        if (!function.environment().containsKey("REPORT_BUCKET")) return function;
+        // The function that reports runs announces them on EventBridge, which this stack does not have:
+        // RUN_EVENTS_FILE makes it append each Run Completed event to a JSON-lines file instead.
+        Map<String, String> environment = new LinkedHashMap<>(function.environment());
+        environment.put("RUN_EVENTS_FILE", runEventsFile().toAbsolutePath().toString());
+        return new FunctionDefinition(function.logicalId(), function.functionName(), function.handler(), function.runtime(),
+                function.memoryMb(), function.timeoutSeconds(), function.architectures(), environment, function.sqsEvents());
+    }
+
+    /** Where this stack's Run Completed events go, one JSON line each: out/local/&lt;stack&gt;-run-completed.jsonl. */
+    public Path runEventsFile() {
+        return runEventsFile(stackName);
+    }
+
+    /** {@link #runEventsFile()} of the local stack named {@code stackName}, for a process attached to it. */
+    public static Path runEventsFile(String stackName) {
+        return Path.of("out", "local", stackName + "-run-completed.jsonl");
     }
 
     public StackTemplate template() {

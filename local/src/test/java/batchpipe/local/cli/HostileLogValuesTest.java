@@ -218,7 +218,8 @@ class HostileLogValuesTest {
         // a status is written by the worker, but the records are only as trustworthy as the table's writers
         summary.put("status", "\u001b]0;owned\u0007complete");
         Demo.Outcome outcome = new Demo.Outcome(RUN_ID, Map.of("planned", Map.of("scan", 14L, "hash", 0L)), summary, out, 1.5, 0,
-                new Demo.Phases(0, 0, 0, 0, 0));
+                new Demo.Phases(0, 0, 0, 0, 0), new batchpipe.aggregator.delivery.ReportLocation("bkt", "reports/" + RUN_ID + "/", List.of()),
+                "out/local/batchpipe-run-completed.jsonl");
 
         String demo = DemoCommand.headline(outcome);
         List<String> reportLines = ReportCommand.summary(RUN_ID, report);

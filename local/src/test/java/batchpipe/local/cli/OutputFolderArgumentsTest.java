@@ -39,6 +39,20 @@ class OutputFolderArgumentsTest {
     }
 
     @Test
+    void report_refusesReportsThatAreNotAnS3Location() {
+        Result result = run("report", "r1", "--table", "t", "--reports", "my-bucket/reports/");
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.err()).contains("--reports 'my-bucket/reports/' is not s3://bucket/prefix/");
+    }
+
+    @Test
+    void report_readsReportsAsABucketAndAPrefix() {
+        assertThat(ReportCommand.ReportsAt.parse("s3://bp-databucket-x/reports/")).isEqualTo(new ReportCommand.ReportsAt("bp-databucket-x", "reports/"));
+        assertThat(ReportCommand.ReportsAt.parse("s3://bp-reports")).isEqualTo(new ReportCommand.ReportsAt("bp-reports", ""));
+    }
+
+    @Test
     void report_quotesARefusedRunIdWithoutItsControlCharacters() {
         Result result = run("report", "\u001b[2J", "--table", "t");
 

@@ -68,7 +68,7 @@ class BadDataIT {
             PrintStream stdout = System.out;
             System.setOut(new PrintStream(OutputStream.nullOutputStream()));
             try (LocalPipeline ignored = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
-                RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.ref("RunsTable"));
+                RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), stack.ref("RunsTable"));
                 RunProgress progress = watcher.awaitCompletion(runId, Duration.ofMinutes(3), (done, total) -> { });
                 assertThat(progress).isEqualTo(new RunProgress(6, 6, 3, 3, 0));
                 assertThat(watcher.awaitReport(runId, Duration.ofMinutes(1))).containsEntry("runId", runId);

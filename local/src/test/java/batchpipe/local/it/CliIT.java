@@ -4,6 +4,7 @@ import batchpipe.common.json.Json;
 import batchpipe.local.cli.BatchpipeCli;
 import batchpipe.local.stack.ProjectHome;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
@@ -11,6 +12,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -44,6 +47,30 @@ class CliIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(Json.parse(run.out().trim())).isEqualTo(Map.of("batchItemFailures",
                 List.of(Map.of("itemIdentifier", "33333333-0000-4000-8000-000000000003"))));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void runAndWait_printsTheReportJsonFromTheBucketAndCopiesTheFourFilesToOut(@TempDir Path dir) throws Exception {
+        Path spec = dir.resolve("spec.json");
+        Files.writeString(spec, "{\"label\": \"cli\", \"hash\": {\"batches\": 2, \"batchSize\": 4, \"cost\": 4}}");
+
+        Run run = run("run", "--spec", spec.toString(), "--wait", "--json", "--stack-name", "cliitrun", "--timeout", "300");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        Map<String, Object> printed = Json.parseObject(run.out());
+        String runId = (String) printed.get("runId");
+        Path folder = Path.of("out", runId);
+        try {
+            assertThat(printed).containsEntry("status", "complete").containsKey("inputs"); // report.json, not the summary item
+            for (String file : List.of("report.json", "report.md", "tasks.csv", "report.html")) assertThat(folder.resolve(file)).isNotEmptyFile();
+            assertThat(Json.parseObject(Files.readString(folder.resolve("report.json")))).isEqualTo(printed);
+        } finally {
+            try (var files = Files.list(folder)) {
+                for (Path f : files.toList()) Files.delete(f);
+            }
+            Files.delete(folder);
+        }
     }
 
     @Test

@@ -119,7 +119,7 @@ class DeadLetterRecorderIT {
             }
 
             try (LocalPipeline pipeline = LocalPipeline.start(stack, NOWHERE, true)) {
-                RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.ref("RunsTable"));
+                RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), stack.ref("RunsTable"));
                 watcher.awaitCompletion(runId, Duration.ofMinutes(2), (done, total) -> { });
                 watcher.awaitReport(runId, Duration.ofMinutes(1));
             }

@@ -70,6 +70,14 @@ class LocalStackIT {
     }
 
     @Test
+    void aggregatorOnly_isToldToWriteItsRunCompletedEventsToTheStacksFile() {
+        assertThat(stack.runEventsFile()).isEqualTo(java.nio.file.Path.of("out", "local", "itstack-run-completed.jsonl"));
+        assertThat(stack.function("AggregatorFunction").environment())
+                .containsEntry("RUN_EVENTS_FILE", stack.runEventsFile().toAbsolutePath().toString());
+        assertThat(stack.function("WorkerFunction").environment()).doesNotContainKey("RUN_EVENTS_FILE");
+    }
+
+    @Test
     void endpointSettings_areTheStandardSdkVariables() {
         assertThat(stack.endpointSettings()).containsKeys("AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL_DYNAMODB");
     }

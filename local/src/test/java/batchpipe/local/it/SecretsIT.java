@@ -60,7 +60,7 @@ class SecretsIT {
             System.setOut(captured);
             Map<String, Object> report;
             try (LocalPipeline ignored = LocalPipeline.start(stack, captured, true)) {
-                RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.ref("RunsTable"));
+                RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), stack.ref("RunsTable"));
                 watcher.awaitCompletion(RUN, Duration.ofMinutes(2), (done, total) -> { });
                 report = watcher.awaitReport(RUN, Duration.ofMinutes(1));
             } finally {

@@ -56,6 +56,9 @@ class ReportIT {
     private Map<String, Object> report;
     private List<Map<String, String>> rows;
     private Map<String, Object> prices;
+    /** The report files in the local bucket and the summary item, as the demo left them (a later test reports the run again). */
+    private final Map<String, String> bucketFiles = new java.util.LinkedHashMap<>();
+    private Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> summaryItem;
 
     @BeforeAll
     void runTheDemo() throws Exception {
@@ -67,6 +70,13 @@ class ReportIT {
                     Duration.ofMinutes(3)), (done, total) -> { });
         }
         report = Json.parseObject(Files.readString(out.resolve("run/report.json")));
+        for (String file : ReportFiles.RUN_FILES) {
+            bucketFiles.put(file, stack.s3().getObjectAsBytes(b -> b.bucket(stack.ref("DataBucket"))
+                    .key("reports/" + outcome.runId() + "/" + file)).asUtf8String());
+        }
+        summaryItem = stack.dynamoDb().getItem(b -> b.tableName(stack.ref("RunsTable")).consistentRead(true).key(Map.of(
+                "pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("run#" + outcome.runId()),
+                "sk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("summary")))).item();
         rows = CsvRows.parse(Files.readString(out.resolve("run/tasks.csv")));
         try (InputStream in = getClass().getClassLoader().getResourceAsStream("batchpipe/aggregator/cost/prices-us-east-1.json")) {
             prices = Json.parseObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
@@ -85,6 +95,48 @@ class ReportIT {
         }
         assertThat(rows).hasSize(6);
         assertThat(report).containsEntry("runId", outcome.runId()).containsEntry("status", "complete");
+    }
+
+    @Test
+    void demo_putsTheSameFourFilesInTheLocalBucketAndTheSummaryNamesThem() throws Exception {
+        for (String file : ReportFiles.RUN_FILES) {
+            assertThat(bucketFiles.get(file)).as("reports/<runId>/" + file).isEqualTo(Files.readString(out.resolve("run").resolve(file)));
+        }
+        assertThat(outcome.reportLocation().uri()).isEqualTo("s3://" + stack.ref("DataBucket") + "/reports/" + outcome.runId() + "/");
+        assertThat(summaryItem).doesNotContainKey("report");
+        assertThat(summaryItem.get("reportKeys").l()).extracting(v -> v.s()).containsExactlyElementsOf(
+                ReportFiles.RUN_FILES.stream().map(f -> "reports/" + outcome.runId() + "/" + f).toList());
+        // DynamoDB's item size: attribute names and values; the strings are UTF-8, the whole item well under 4 KB
+        int size = summaryItem.entrySet().stream().mapToInt(e -> e.getKey().length() + e.getValue().toString().getBytes(StandardCharsets.UTF_8).length)
+                .sum();
+        assertThat(size).isLessThan(4_096);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void completedRun_isAnnouncedOnceInTheLocalStacksEventsFile() throws Exception {
+        Path events = stack.runEventsFile();
+        assertThat(outcome.completionEvent()).isEqualTo(events.toAbsolutePath().toString());
+        List<Map<String, Object>> ofThisRun = Files.readAllLines(events).stream().map(Json::parseObject)
+                .filter(e -> outcome.runId().equals(((Map<String, Object>) e.get("detail")).get("runId"))).toList();
+        // the aggregator's; the demo's second report with the REPORT lines announces nothing
+        assertThat(ofThisRun).hasSize(1);
+        Map<String, Object> event = ofThisRun.get(0);
+        assertThat(event).containsEntry("source", "batchpipe").containsEntry("detail-type", "Run Completed");
+        Map<String, Object> detail = (Map<String, Object>) event.get("detail");
+        assertThat(detail).containsEntry("label", "demo").containsEntry("status", "complete");
+        assertThat((Map<String, Object>) detail.get("headline")).containsEntry("tasks", 6L);
+        assertThat((Map<String, Object>) detail.get("report")).containsEntry("uri", outcome.reportLocation().uri());
+    }
+
+    @Test
+    void reportCompare_readsARunsReportJsonThroughItsSummaryItem() {
+        Path comparison = out.resolve("compare-by-id");
+        Cli compare = cli("report", "--compare", outcome.runId(), out.resolve("run").toString(), "--stack-name", "reportit",
+                "--out", comparison.toString());
+
+        assertThat(compare.exitCode()).as(compare.err()).isZero();
+        assertThat(comparison.resolve("compare.md")).isNotEmptyFile();
     }
 
     @Test

@@ -38,6 +38,15 @@ class DeployedStackTest {
     }
 
     @Test
+    void describe_readsWhereTheStacksReportsLand() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(
+                output("TasksQueueUrl", "q"), output("RunsTableName", "t"), output("ReportsLocation", "s3://bp-databucket-z/reports/")).build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        assertThat(DeployedStack.describe(cloudFormation, "bp").reportsLocation()).isEqualTo("s3://bp-databucket-z/reports/");
+    }
+
+    @Test
     void describe_readsTheWorkerLogGroupsWhereTheStackHasThem() {
         doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(
                 output("TasksQueueUrl", "q"), output("RunsTableName", "t"),

@@ -156,4 +156,16 @@ class StackTemplateTest {
                 .containsEntry("WORKER_LOG_GROUPS", "batchpipe-WorkerLogGroup,batchpipe-WorkerTwinLogGroup");
         assertThat(none.function("AggregatorFunction", "batchpipe", resolverFor(none)).environment()).containsEntry("REPORT_LINES", "none");
     }
+
+    @Test
+    void aggregator_writesReportsUnderReportsSlashOfTheDataBucketUnlessAReportBucketIsGiven() throws Exception {
+        StackTemplate template = StackTemplate.load(TEMPLATE, Map.of());
+        StackTemplate own = StackTemplate.load(TEMPLATE, Map.of("ReportBucket", "my-reports", "ReportPrefix", "batchpipe/reports/"));
+
+        assertThat(template.function("AggregatorFunction", "batchpipe", resolverFor(template)).environment())
+                .containsEntry("REPORT_BUCKET", "batchpipe-databucket").containsEntry("REPORT_PREFIX", "reports/")
+                .doesNotContainKey("RUN_EVENTS_FILE");
+        assertThat(own.function("AggregatorFunction", "batchpipe", resolverFor(own)).environment())
+                .containsEntry("REPORT_BUCKET", "my-reports").containsEntry("REPORT_PREFIX", "batchpipe/reports/");
+    }
 }

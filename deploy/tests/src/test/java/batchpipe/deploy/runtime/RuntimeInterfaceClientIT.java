@@ -133,10 +133,29 @@ class RuntimeInterfaceClientIT {
     }
 
     @Test
-    void aggregator_onDemandEvent_reportsTheSampleRun() throws Exception {
+    void aggregator_onDemandEvent_reportsTheSampleRunIntoTheBucketAndAnnouncesIt() throws Exception {
+        // The sample run was reported in-process already: clear its files, so that only this artifact can put them back.
+        String bucket = stack.ref("DataBucket");
+        String folder = "reports/" + SampleRun.RUN_ID + "/";
+        stack.s3().listObjectsV2(b -> b.bucket(bucket).prefix(folder)).contents()
+                .forEach(o -> stack.s3().deleteObject(b -> b.bucket(bucket).key(o.key())));
+        long announcedBefore = announcements(SampleRun.RUN_ID);
+
         Map<String, Object> response = invoke("AggregatorFunction", "aggregator", "aggregator.json");
-        assertThat(response).containsEntry("runId", SampleRun.RUN_ID);
-        assertThat(response).containsKey("status");
+
+        assertThat(response).containsEntry("runId", SampleRun.RUN_ID).containsEntry("status", "complete");
+        assertThat(stack.s3().listObjectsV2(b -> b.bucket(bucket).prefix(folder)).contents()).extracting(o -> o.key())
+                .containsExactlyInAnyOrder(folder + "report.json", folder + "report.md", folder + "report.html", folder + "tasks.csv");
+        assertThat(announcements(SampleRun.RUN_ID)).isEqualTo(announcedBefore + 1);
+    }
+
+    /** Run Completed events of the run in the local stack's events file (the stand-in for EventBridge). */
+    @SuppressWarnings("unchecked")
+    private long announcements(String runId) throws java.io.IOException {
+        Path events = stack.runEventsFile();
+        if (!Files.exists(events)) return 0;
+        return Files.readAllLines(events).stream().map(Json::parseObject)
+                .filter(e -> runId.equals(((Map<String, Object>) e.get("detail")).get("runId"))).count();
     }
 
     @ParameterizedTest

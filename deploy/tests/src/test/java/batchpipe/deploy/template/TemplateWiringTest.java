@@ -41,7 +41,9 @@ class TemplateWiringTest {
             "RUNS_PER_MONTH", "aggregator: the monthly cost projection assumes 30 runs unless told",
             "PRICE_TABLE_FILE", "aggregator: the bundled, dated price table unless a file overrides it",
             "WORKER_COUNT", "worker: threads follow the function's memory (its vCPU share) unless overridden",
-            "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned");
+            "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned",
+            "RUN_EVENTS_FILE", "aggregator: unset on AWS, where Run Completed goes to EventBridge; only the local stack, which has no"
+                    + " EventBridge, sets it to a JSON-lines file");
     /** Set on a function for a library it ships rather than for its own code. */
     private static final Map<String, String> READ_BY_LIBRARIES = Map.of(
             "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints",
@@ -51,13 +53,15 @@ class TemplateWiringTest {
             "worker", Set.of("s3:ListBucket")); // S3 answers a missing key with 404 (permanent, clear message), not 403
     private static final Set<String> POLL_ACTIONS = Set.of("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes");
     private static final Set<String> LOG_ACTIONS = Set.of("logs:CreateLogStream", "logs:PutLogEvents");
-    private static final Pattern SDK_CALL = Pattern.compile("\\b(dynamoDb|s3|sqs|logs)\\s*\\.\\s*([a-z][A-Za-z0-9]*)\\s*\\(");
+    private static final Pattern SDK_CALL = Pattern.compile("\\b(dynamoDb|s3|sqs|logs|eventBridge)\\s*\\.\\s*([a-z][A-Za-z0-9]*)\\s*\\(");
     /**
      * Actions the Service Authorization Reference lists without a resource type, so that they can only be
      * granted on "*", each with the reason the code needs it (docs/SECURITY.md).
      */
     private static final Map<String, String> ONLY_ON_EVERY_RESOURCE = Map.of(
             "logs:GetQueryResults", "aggregator: reads the results of its own Logs Insights queries, by query id");
+    /** Stands for the account's default event bus, which no stack owns, among the logical ids a need reaches. */
+    private static final String DEFAULT_EVENT_BUS = "account:default-event-bus";
     private static final Pattern REQUIRED_VARIABLE = Pattern.compile("FunctionEnvironment\\.require\\([^;\"]*\"([A-Z0-9_]+)\"");
     private static final Pattern OPTIONAL_VARIABLE = Pattern.compile(
             "(?:FunctionEnvironment\\.intValue\\([^;\"]*|getOrDefault\\(\\s*|System\\.getenv\\(\\s*)\"([A-Z0-9_]+)\"");
@@ -160,6 +164,30 @@ class TemplateWiringTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aggregator_mayPutObjectsOnlyUnderTheReportPrefixOfTheReportBucket() {
+        List<Map<String, Object>> puts = statementsOf(roleOf("AggregatorFunction")).stream()
+                .filter(s -> actions(s).contains("s3:PutObject")).toList();
+        assertThat(puts).hasSize(1);
+        List<Object> sub = (List<Object>) ((Map<String, Object>) puts.get(0).get("Resource")).get("Fn::Sub");
+        assertThat(sub.get(0)).isEqualTo("arn:${AWS::Partition}:s3:::${Bucket}/${ReportPrefix}*");
+        assertThat(referencedIds(sub.get(1))).containsExactlyInAnyOrder("ReportBucket", "DataBucket");
+        // The variable names the bucket the statement is for: the same expression on both sides.
+        assertThat(((Map<String, Object>) properties("AggregatorFunction").get("Environment")).toString())
+                .contains("REPORT_BUCKET=" + ((Map<String, Object>) sub.get(1)).get("Bucket"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aggregator_mayPutOnlyTheRunCompletedEventOnTheDefaultBus() {
+        List<Map<String, Object>> puts = statementsOf(roleOf("AggregatorFunction")).stream()
+                .filter(s -> actions(s).contains("events:PutEvents")).toList();
+        assertThat(puts).hasSize(1);
+        assertThat((Map<String, Object>) ((Map<String, Object>) puts.get(0).get("Condition")).get("StringEquals"))
+                .containsEntry("events:source", "batchpipe").containsEntry("events:detail-type", "Run Completed");
+    }
+
+    @Test
     void noStatement_allowsEveryActionOrEveryResource() {
         for (String role : template.logicalIdsOfType("AWS::IAM::Role")) {
             for (Map<String, Object> statement : statementsOf(role)) {
@@ -171,6 +199,7 @@ class TemplateWiringTest {
                     continue;
                 }
                 assertThat(String.valueOf(statement.get("Resource"))).as(role + " resources").doesNotContain("\"*\"").isNotEqualTo("*");
+                if (String.valueOf(statement.get("Resource")).endsWith(":event-bus/default}")) continue; // the account's bus, named exactly
                 assertThat(referencedIds(statement.get("Resource"))).as(role + " " + statement.get("Sid") + " names a stack resource").isNotEmpty();
             }
         }
@@ -273,7 +302,9 @@ class TemplateWiringTest {
             switch (client) {
                 case "dynamoDb" -> needs.add(new Need("dynamodb:" + pascal, List.of(table), call));
                 case "sqs" -> needs.add(new Need(operation.startsWith("sendMessage") ? "sqs:SendMessage" : "sqs:" + pascal, queues, call));
-                case "s3" -> needs.add(new Need(switch (operation) {
+                // The aggregator writes report files: to whichever bucket REPORT_BUCKET names.
+                case "s3" -> needs.add(operation.equals("putObject") ? new Need("s3:PutObject", bucketsOf(f.environment().get("REPORT_BUCKET"),
+                        call), call) : new Need(switch (operation) {
                     case "listObjectsV2", "listObjectsV2Paginator", "listObjects" -> "s3:ListBucket";
                     case "getObject", "getObjectAsBytes", "headObject" -> "s3:GetObject";
                     default -> "s3:" + pascal;
@@ -284,10 +315,20 @@ class TemplateWiringTest {
                     case "getQueryResults" -> new Need("logs:GetQueryResults", List.of("*"), call);
                     default -> throw new IllegalStateException("no IAM mapping for " + call + ": add one here");
                 });
+                case "eventBridge" -> {
+                    if (!operation.equals("putEvents")) throw new IllegalStateException("no IAM mapping for " + call + ": add one here");
+                    needs.add(new Need("events:PutEvents", List.of(DEFAULT_EVENT_BUS), call));
+                }
                 default -> throw new IllegalStateException(call);
             }
         }
         return needs;
+    }
+
+    /** The bucket a bucket variable names with the template's defaults (the other branch: {@code aggregator_mayPutObjects...}). */
+    private static List<String> bucketsOf(String resolved, String call) {
+        assertThat(resolved).as(call + ": REPORT_BUCKET names the bucket it writes to").isNotNull();
+        return List.of(logicalIdOf(resolved));
     }
 
     /** The log groups of WORKER_LOG_GROUPS, which the aggregator's Logs Insights queries name. */
@@ -414,8 +455,10 @@ class TemplateWiringTest {
     }
 
     private static boolean allows(Map<String, Object> statement, String action, String logicalId) {
-        return "Allow".equals(statement.get("Effect")) && actions(statement).contains(action)
-                && (logicalId.equals("*") ? "*".equals(statement.get("Resource")) : referencedIds(statement.get("Resource")).contains(logicalId));
+        if (!"Allow".equals(statement.get("Effect")) || !actions(statement).contains(action)) return false;
+        if (logicalId.equals("*")) return "*".equals(statement.get("Resource"));
+        if (logicalId.equals(DEFAULT_EVENT_BUS)) return String.valueOf(statement.get("Resource")).endsWith(":event-bus/default}");
+        return referencedIds(statement.get("Resource")).contains(logicalId);
     }
 
     @SuppressWarnings("unchecked")

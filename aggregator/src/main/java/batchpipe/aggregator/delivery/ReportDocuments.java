@@ -1,0 +1,42 @@
+package batchpipe.aggregator.delivery;
+
+import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.report.HtmlReport;
+import batchpipe.aggregator.report.MarkdownReport;
+import batchpipe.aggregator.report.TasksCsv;
+import batchpipe.common.json.Json;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run's four report files, rendered once, by name: what the aggregator puts in S3 and the CLI writes
+ * into out/&lt;runId&gt;/, so that both places hold the same bytes.
+ */
+public final class ReportDocuments {
+    public static final String REPORT_JSON = "report.json";
+    public static final List<String> FILE_NAMES = List.of(REPORT_JSON, "report.md", "tasks.csv", "report.html");
+
+    private ReportDocuments() {
+    }
+
+    /** report.json (every figure and its inputs), report.md, tasks.csv and report.html, in that order. */
+    public static Map<String, String> render(RunReport report) {
+        Map<String, String> files = new LinkedHashMap<>();
+        files.put(REPORT_JSON, Json.writePretty(report.report()) + "\n");
+        files.put("report.md", MarkdownReport.render(report.report()));
+        files.put("tasks.csv", TasksCsv.render(report.tasks()));
+        files.put("report.html", HtmlReport.render(report.report()));
+        return files;
+    }
+
+    /** The Content-Type a browser or an S3 console needs to show the file rather than download it. */
+    public static String contentType(String fileName) {
+        if (fileName.endsWith(".json")) return "application/json; charset=utf-8";
+        if (fileName.endsWith(".md")) return "text/markdown; charset=utf-8";
+        if (fileName.endsWith(".csv")) return "text/csv; charset=utf-8";
+        if (fileName.endsWith(".html")) return "text/html; charset=utf-8";
+        return "application/octet-stream";
+    }
+}
