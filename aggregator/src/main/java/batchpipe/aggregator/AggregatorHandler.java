@@ -14,8 +14,11 @@ import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.priming.Priming;
+import batchpipe.common.sqs.SqsEventJson;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
@@ -119,27 +122,25 @@ public final class AggregatorHandler implements RequestStreamHandler {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
-        Map<String, Object> event = Json.parseObject(new String(input.readAllBytes(), StandardCharsets.UTF_8));
-        Object response;
-        if (event.get("Records") instanceof List<?> records) {
-            List<Map<String, String>> failures = new ArrayList<>();
-            for (Object r : records) {
-                Map<String, Object> record = (Map<String, Object>) r;
-                String messageId = String.valueOf(record.get("messageId"));
+        byte[] bytes = input.readAllBytes();
+        // Either the CompletionsQueue's SQS event or an on-demand {"runId": ...}: JSON of two shapes, told apart here.
+        Map<String, Object> event = Json.parseObject(new String(bytes, StandardCharsets.UTF_8));
+        if (event.containsKey("Records")) {
+            // The same reader as the worker's: the events library's own records, checked field by field.
+            List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+            for (SQSEvent.SQSMessage message : SqsEventJson.records(bytes)) {
                 try {
-                    reports.report(runIdOf(Json.parseObject(String.valueOf(record.get("body")))), reportLinesDeadline(context));
+                    reports.report(runIdOf(Json.parseObject(message.getBody())), reportLinesDeadline(context));
                 } catch (RuntimeException e) {
-                    LOG.error("report failed; the message will be retried", e, "messageId", messageId);
-                    failures.add(Map.of("itemIdentifier", messageId));
+                    LOG.error("report failed; the message will be retried", e, "messageId", message.getMessageId());
+                    failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
                 }
             }
-            response = Map.of("batchItemFailures", failures);
+            output.write(SqsEventJson.write(new SQSBatchResponse(failures)));
         } else {
-            response = reports.report(runIdOf(event), reportLinesDeadline(context)).summary();
+            output.write(Json.write(reports.report(runIdOf(event), reportLinesDeadline(context)).summary()).getBytes(StandardCharsets.UTF_8));
         }
-        output.write(Json.write(response).getBytes(StandardCharsets.UTF_8));
     }
 
     private static String runIdOf(Map<String, Object> event) {

@@ -6,7 +6,7 @@ import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.batch.BatchProcessor;
-import batchpipe.worker.batch.SqsEventJson;
+import batchpipe.common.sqs.SqsEventJson;
 import batchpipe.worker.hash.Backoff;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.hash.HashItemWriter;

@@ -3,7 +3,7 @@ package batchpipe.worker.deadletter;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.task.TaskCodec;
-import batchpipe.worker.batch.SqsEventJson;
+import batchpipe.common.sqs.SqsEventJson;
 import batchpipe.worker.record.TaskRecordStore;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;

@@ -1,4 +1,4 @@
-package batchpipe.worker.batch;
+package batchpipe.common.sqs;
 
 import batchpipe.common.json.Json;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
