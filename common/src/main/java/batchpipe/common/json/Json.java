@@ -330,8 +330,13 @@ public final class Json {
             out.append(']');
         } else if (value instanceof JsonWritable w) {
             writeTo(out, w.toJsonValue());
+        } else if (value instanceof CharSequence text) {
+            quote(out, text.toString());
         } else {
-            quote(out, value.toString());
+            // A type this writer does not know would come out as its toString(), which no reader can
+            // parse back: say so where it is written, not where someone reads a garbled report.
+            throw new IllegalArgumentException("Json cannot write a " + value.getClass().getName()
+                    + ": give it a String, a number, a boolean, a Map, an Iterable or a JsonWritable");
         }
     }
 

@@ -288,10 +288,10 @@ class JsonTest {
         }
 
         @Test
-        void write_usesJsonValueOfJsonWritableAndTextOfOtherObjects() {
+        void write_usesJsonValueOfJsonWritableAndTheTextOfACharSequence() {
             JsonWritable writable = () -> Map.of("k", 1);
 
-            assertThat(Json.write(List.of(writable, Instant.parse("2026-11-30T01:02:03Z"))))
+            assertThat(Json.write(List.of(writable, new StringBuilder("2026-11-30T01:02:03Z"))))
                     .isEqualTo("[{\"k\":1},\"2026-11-30T01:02:03Z\"]");
         }
 
@@ -337,5 +337,13 @@ class JsonTest {
             assertThat(Json.parse(Json.writePretty(value))).isEqualTo(value);
             assertThat(Json.parse(Json.write(value))).isEqualTo(value);
         }
+    }
+
+    @Test
+    void write_refusesATypeItDoesNotKnowInsteadOfWritingItsToString() {
+        assertThatThrownBy(() -> Json.write(java.util.Map.of("at", java.time.Instant.EPOCH)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.time.Instant");
+        assertThatThrownBy(() -> Json.writePretty(java.util.Map.of("at", java.util.List.of(new Object()))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.lang.Object");
     }
 }
