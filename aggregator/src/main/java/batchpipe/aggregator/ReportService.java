@@ -65,14 +65,6 @@ public final class ReportService {
     }
 
     /**
-     * The report again, on demand (the CLI with better REPORT lines): files and summary are replaced, the
-     * run is not announced a second time.
-     */
-    public RunReport reportAgain(String runId, Instant deadline) {
-        return write(runId, builder.build(runId, deadline), false);
-    }
-
-    /**
      * The report again with better inputs (the demo, with its runtime's REPORT lines): files and summary
      * are replaced, the run is not announced a second time.
      */
