@@ -21,22 +21,20 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Builds a run's report, puts its four files in S3, keeps the headline figures and the files' location
- * in the run's summary item, announces a completed run and emits its headline figures as EMF metrics.
+ * Builds a run's report ({@link ReportBuilder}) and stores it: puts its four files in S3, keeps the
+ * headline figures and the files' location in the run's summary item, announces a completed run and
+ * emits its headline figures as EMF metrics.
  * Idempotent: the report depends only on the stored records and the given inputs, so running it twice
  * with the same inputs writes the same files and summary (and announces the run again: at least once).
  */
 public final class ReportService {
     private static final StructuredLog LOG = StructuredLog.of(ReportService.class);
 
-    private final RunReader reader;
+    private final ReportBuilder builder;
     private final DynamoDbClient dynamoDb;
     private final String table;
-    private final PriceTable prices;
-    private final CostAssumptions assumptions;
     private final Consumer<String> metrics;
     private final Clock clock;
-    private final ReportLineSource reportLines;
     private final ReportStore files;
     private final RunEvents events;
 
@@ -49,14 +47,11 @@ public final class ReportService {
      */
     public ReportService(RunReader reader, DynamoDbClient dynamoDb, String table, PriceTable prices, CostAssumptions assumptions,
                          Consumer<String> metrics, Clock clock, ReportLineSource reportLines, ReportStore files, RunEvents events) {
-        this.reportLines = reportLines;
+        this.builder = new ReportBuilder(reader, prices, assumptions, reportLines);
         this.files = files;
         this.events = events;
-        this.reader = reader;
         this.dynamoDb = dynamoDb;
         this.table = table;
-        this.prices = prices;
-        this.assumptions = assumptions;
         this.metrics = metrics;
         this.clock = clock;
     }
@@ -66,38 +61,18 @@ public final class ReportService {
      * assumptions.
      */
     public RunReport report(String runId, Instant deadline) {
-        return report(runId, deadline, true);
+        return write(runId, builder.build(runId, deadline), true);
     }
 
     /**
-     * The report again, on demand (the CLI with better REPORT lines): files and summary are replaced, the
-     * run is not announced a second time.
+     * The report again with better inputs (the demo, with its runtime's REPORT lines): files and summary
+     * are replaced, the run is not announced a second time.
      */
-    public RunReport reportAgain(String runId, Instant deadline) {
-        return report(runId, deadline, false);
-    }
-
-    /** {@link #reportAgain(String, Instant)} with the given inputs. */
     public RunReport reportAgain(String runId, ReportInputs inputs) {
-        return write(runId, read(runId), inputs, false);
+        return write(runId, builder.build(runId, inputs), false);
     }
 
-    private RunReport report(String runId, Instant deadline, boolean announce) {
-        RunReader.StoredRun stored = read(runId);
-        ReportLineSource.Found found = reportLines.find(stored.run(), stored.tasks(), deadline);
-        return write(runId, stored, new ReportInputs(found.lines(), found.source(), assumptions), announce);
-    }
-
-    private RunReader.StoredRun read(String runId) {
-        RunReader.StoredRun stored = reader.read(runId);
-        if (stored.run() == null && stored.tasks().isEmpty()) {
-            throw new IllegalArgumentException("run '" + runId + "' not found in table " + table);
-        }
-        return stored;
-    }
-
-    private RunReport write(String runId, RunReader.StoredRun stored, ReportInputs inputs, boolean announce) {
-        RunReport built = RunReport.of(runId, stored.run(), stored.tasks(), prices, inputs);
+    private RunReport write(String runId, RunReport built, boolean announce) {
         Map<String, Object> summary = built.summary();
         String status = String.valueOf(summary.get("status"));
         String label = summary.get("label") instanceof String l ? l : null;
@@ -116,7 +91,7 @@ public final class ReportService {
         item.put(SummaryItem.REPORT_KEYS, AttributeValue.fromL(location.keys().stream().map(AttributeValue::fromS).toList()));
         item.put("completionEvent", AttributeValue.fromS(events.destination()));
         dynamoDb.putItem(b -> b.tableName(table).item(item));
-        if ("complete".equals(status) && stored.run() != null) {
+        if ("complete".equals(status) && built.run() != null) {
             dynamoDb.updateItem(b -> b.tableName(table)
                     .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(TableKeys.RUN_SK)))
                     .updateExpression("SET #status = :complete")
@@ -127,7 +102,7 @@ public final class ReportService {
             events.publish(new RunCompleted(runId, label, status, headline, location));
         }
         metrics.accept(Json.write(EmfMetrics.document(summary, clock.millis())));
-        LOG.info("report written", "runId", runId, "report", location.uri(), "status", summary.get("status"), "tasks", stored.tasks().size());
+        LOG.info("report written", "runId", runId, "report", location.uri(), "status", summary.get("status"), "tasks", built.tasks().size());
         return built;
     }
 }

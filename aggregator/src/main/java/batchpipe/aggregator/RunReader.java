@@ -20,6 +20,10 @@ public final class RunReader {
         this.table = table;
     }
 
+    public String table() {
+        return table;
+    }
+
     /** A run as stored: its record (null when there is none) and its task records in task-id order. */
     public record StoredRun(Map<String, Object> run, List<Map<String, Object>> tasks) {
     }

@@ -71,6 +71,7 @@ class ReportServiceTest {
     @BeforeEach
     void setUp() {
         reader = mock(RunReader.class);
+        when(reader.table()).thenReturn("tbl");
         dynamoDb = mock(DynamoDbClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
         doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
@@ -163,7 +164,7 @@ class ReportServiceTest {
     void reportAgain_replacesFilesAndSummaryWithoutAnnouncingTheRunAgain() {
         when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
 
-        service.reportAgain("r1", DEADLINE);
+        service.reportAgain("r1", ReportInputs.withoutReportLines(CostAssumptions.defaults()));
 
         assertThat(announced).isEmpty();
         verify(dynamoDb).putItem(any(PutItemRequest.class));

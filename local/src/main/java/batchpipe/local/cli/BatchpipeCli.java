@@ -23,7 +23,12 @@ public final class BatchpipeCli implements Runnable {
 
     /** The configured command line: usage errors are one line and exit 2; failures say what went wrong and exit 1. */
     public static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new BatchpipeCli());
+        return commandLine(CommandLine.defaultFactory());
+    }
+
+    /** {@link #commandLine()} with commands that {@code factory} makes: a test's, given its own clients. */
+    static CommandLine commandLine(CommandLine.IFactory factory) {
+        CommandLine cli = new CommandLine(new BatchpipeCli(), factory);
         cli.setParameterExceptionHandler((error, args) -> {
             PrintWriter err = error.getCommandLine().getErr();
             err.println("batchpipe: " + ControlCharacters.escapeKeepingLines(String.valueOf(error.getMessage())) + " (see: batchpipe "

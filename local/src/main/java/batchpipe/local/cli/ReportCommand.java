@@ -1,57 +1,70 @@
 package batchpipe.local.cli;
 
 import batchpipe.aggregator.AggregatorConfig;
+import batchpipe.aggregator.ReportBuilder;
 import batchpipe.aggregator.ReportLineSource;
-import batchpipe.aggregator.ReportService;
 import batchpipe.aggregator.RunReader;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
-import batchpipe.aggregator.delivery.EventBridgeRunEvents;
-import batchpipe.aggregator.delivery.JsonLinesRunEvents;
+import batchpipe.aggregator.delivery.ReportDocuments;
+import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.delivery.ReportStore;
-import batchpipe.aggregator.delivery.RunEvents;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
+import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.common.aws.AwsClients;
+import batchpipe.common.json.Json;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
+import batchpipe.local.report.StoredReports;
 import batchpipe.local.run.DeployedStack;
-import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.StackTemplate;
 import picocli.CommandLine;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
-import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
-import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Reports a run, or compares two.",
-                "`report RUN_ID` runs the aggregator on demand against the table of the local stack that the",
-                "AWS_ENDPOINT_URL_* variables point at (`batchpipe local up` prints them), or of a deployed stack",
-                "(--stack NAME, or --table, with your AWS credentials and region), rewrites the run's summary item and",
-                "writes report.json, report.md, tasks.csv and report.html into --out. On AWS, --report-lines logs-insights",
-                "(the default with --stack) looks up the workers' REPORT lines in their log groups for exact billed and init",
-                "durations and Max Memory Used ($0.005 per GB scanned); without REPORT lines Lambda durations are measured",
-                "from the task records. The report says which.",
-                "`report --compare A B` compares two runs, each given as a run id (out/<id>/report.json, else the",
-                "table's summary), a folder or a report.json, and writes compare.md and compare.html."},
+        description = {"Shows a run's stored report, rebuilds it (--recompute) or compares two runs.",
+                "`report RUN_ID` reads and never writes the table. It prints report.md",
+                "(report.json with --json) from out/<RUN_ID>/ when that folder holds",
+                "report.json, with no stack needed; else it copies the four files the",
+                "aggregator stored in S3 (where the run's summary item says) into --out and",
+                "prints them. They come from the local stack the AWS_ENDPOINT_URL_* variables",
+                "point at (`batchpipe local up` prints them), or from a deployed one (--stack",
+                "NAME, or --table and/or --reports, with your AWS credentials and region).",
+                "`report RUN_ID --recompute` rebuilds the report from the run's records in the",
+                "table, says so on stderr and writes the four files into --out (default",
+                "out/<RUN_ID>/recomputed), nothing else: not the table, not the stored report.",
+                "There --report-lines logs-insights (the default with --stack) looks up the",
+                "workers' REPORT lines in their log groups for exact billed and init durations",
+                "and Max Memory Used ($0.005 per GB scanned); without REPORT lines Lambda",
+                "durations are measured from the task records.",
+                "`report --compare A B` compares two runs, each given as a run id",
+                "(out/<id>/report.json, else the table's summary), a folder or a report.json,",
+                "and writes compare.md and compare.html."},
         footer = {"", "Formulas: docs/COST.md."})
 final class ReportCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -63,27 +76,36 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--compare", arity = "2", paramLabel = "RUN", description = "Two runs to compare: run ids, folders or report.json files.")
     List<String> compare;
 
-    @Option(names = "--out", description = "Folder for the files (default: out/<runId>, or out/compare-<A>-vs-<B>).")
+    @Option(names = "--out", description = "Folder for the files (default: out/<runId>, out/<runId>/recomputed with --recompute,"
+            + " or out/compare-<A>-vs-<B>); a stored report already in it is read from there.")
     Path out;
+
+    @Option(names = "--json", description = "Print report.json instead of report.md.")
+    boolean json;
+
+    @Option(names = "--recompute", description = "Rebuild the report from the run's records in the table instead of reading the stored one;"
+            + " the table and the stored report stay as they are.")
+    boolean recompute;
 
     @Option(names = "--table", description = "The runs table (default: <stack-name>-RunsTable of the local stack in AWS_ENDPOINT_URL_DYNAMODB).")
     String table;
 
     @Option(names = "--reports", paramLabel = "S3_URI",
-            description = "Where the report files go in S3, as the stack's ReportsLocation output says (s3://bucket/prefix/);"
-                    + " needed with --table on AWS (default: the --stack's output, or reports/ in the local stack's bucket).")
+            description = "Where the stack keeps its reports, as its ReportsLocation output says (s3://bucket/prefix/): looked in for"
+                    + " <prefix><runId>/ when no summary item names the files (default: the --stack's output, or reports/ in the local"
+                    + " stack's bucket).")
     String reports;
 
     @Option(names = "--stack-name", defaultValue = "batchpipe", description = "Local stack name (default: ${DEFAULT-VALUE}).")
     String stackName;
 
     @Option(names = "--stack", paramLabel = "NAME",
-            description = "A deployed stack (sam deploy): its runs table and worker log groups come from its outputs.")
+            description = "A deployed stack (sam deploy): its runs table, reports location and worker log groups come from its outputs.")
     String deployedStack;
 
     @Option(names = "--report-lines", paramLabel = "SOURCE",
-            description = "Where the workers' REPORT lines come from: logs-insights (their CloudWatch log groups; the default with"
-                    + " --stack or --log-group) or none (durations measured from the task records; the default otherwise).")
+            description = "With --recompute, where the workers' REPORT lines come from: logs-insights (their CloudWatch log groups; the"
+                    + " default with --stack or --log-group) or none (durations measured from the task records; the default otherwise).")
     String reportLines;
 
     @Option(names = "--log-group", split = ",", paramLabel = "NAME",
@@ -91,16 +113,35 @@ final class ReportCommand implements Callable<Integer> {
                     + " the WorkerLogGroupName and WorkerTwinLogGroupName outputs of the stack.")
     List<String> logGroups;
 
-    @Option(names = "--price-table", paramLabel = "FILE", description = "A price table whose fields replace those of the bundled one.")
+    @Option(names = "--price-table", paramLabel = "FILE", description = "With --recompute, a price table whose fields replace those of the bundled one.")
     Path priceTable;
 
-    @Option(names = "--runs-per-month", defaultValue = "30", description = "Runs a month for the monthly projection (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--runs-per-month", defaultValue = "30",
+            description = "With --recompute, runs a month for the monthly projection (default: ${DEFAULT-VALUE}).")
     int runsPerMonth;
 
     @Option(names = "--arm64-speed-ratio", paramLabel = "RATIO",
-            description = "Task duration on arm64 / on x86_64 for projecting one architecture from the other (e.g. B/A of the mean"
-                    + " task duration in `report --compare <x86 run> <arm64 run>`). Default: measured in the run if it ran on both, else 1.")
+            description = "With --recompute, task duration on arm64 / on x86_64 for projecting one architecture from the other (e.g. B/A"
+                    + " of the mean task duration in `report --compare <x86 run> <arm64 run>`). Default: measured in the run if it ran"
+                    + " on both, else 1.")
     BigDecimal arm64SpeedRatio;
+
+    /** The options that only shape a recomputed report: without --recompute they would be silently ignored. */
+    private static final List<String> RECOMPUTE_OPTIONS = List.of("--report-lines", "--log-group", "--price-table", "--runs-per-month",
+            "--arm64-speed-ratio");
+
+    private final Supplier<DynamoDbClient> dynamoDbClients;
+    private final Supplier<S3Client> s3Clients;
+
+    ReportCommand() {
+        this(AwsClients::dynamoDb, AwsClients::s3);
+    }
+
+    /** With the clients a test gives; each is asked for only when the command needs it, and closed after. */
+    ReportCommand(Supplier<DynamoDbClient> dynamoDbClients, Supplier<S3Client> s3Clients) {
+        this.dynamoDbClients = dynamoDbClients;
+        this.s3Clients = s3Clients;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -111,6 +152,17 @@ final class ReportCommand implements Callable<Integer> {
             // The id names the folder out/<RUN_ID>: '..' or 'a/b' would put the files elsewhere.
             throw new CommandLine.ParameterException(spec.commandLine(), "RUN_ID '" + ControlCharacters.escape(runId)
                     + "' is not a run id: a run id is " + TaskIds.RUN_ID_RULE);
+        }
+        if (compare != null && (recompute || json)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--recompute and --json are for a RUN_ID, not --compare");
+        }
+        if (!recompute) {
+            for (String option : RECOMPUTE_OPTIONS) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), option + " shapes a recomputed report only: add --recompute"
+                            + " (without it the stored report is shown as it is)");
+                }
+            }
         }
         if (out != null && ReportFiles.whyNotAFolder(out) != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " " + ReportFiles.whyNotAFolder(out));
@@ -126,6 +178,9 @@ final class ReportCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--reports " + e.getMessage());
             }
         }
+        if (deployedStack != null && table != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --stack or --table, not both");
+        }
         if (priceTable != null && !Files.isRegularFile(priceTable)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "price table file not found: " + priceTable);
         }
@@ -138,24 +193,50 @@ final class ReportCommand implements Callable<Integer> {
             }
         }
         PrintStream stdout = System.out;
-        return compare != null ? compare(stdout) : report(stdout);
+        PrintWriter stderr = spec.commandLine().getErr();
+        if (compare != null) return compare(stdout);
+        return recompute ? recompute(stdout, stderr) : show(stdout, stderr);
     }
 
     /** The longest `report` waits for Logs Insights before it reports with what it has. */
     static final Duration REPORT_LINES_TIMEOUT = Duration.ofMinutes(2);
 
-    private int report(PrintStream stdout) throws Exception {
-        DeployedStack stack = null;
-        if (deployedStack != null) {
-            if (table != null) throw new CommandLine.ParameterException(spec.commandLine(), "give --stack or --table, not both");
-            try (CloudFormationClient cloudFormation = CloudFormationClient.builder().httpClient(UrlConnectionHttpClient.create()).build()) {
-                stack = DeployedStack.describe(cloudFormation, deployedStack);
+    /**
+     * The stored report: the run's folder when it holds report.json (no stack needed), else the files the
+     * aggregator stored, copied into it. Reads only.
+     */
+    private int show(PrintStream stdout, PrintWriter stderr) throws Exception {
+        Path dir = out != null ? out : Path.of("out", runId);
+        Path reportJson = dir.resolve(ReportDocuments.REPORT_JSON);
+        String from;
+        if (Files.isRegularFile(reportJson)) {
+            from = dir.toString();
+        } else {
+            DeployedStack stack = describe();
+            String runsTable = stack != null ? stack.tableName() : tableName();
+            ReportLocation reportsFolder = reportsFolder(stack);
+            if (runsTable == null && reportsFolder == null) {
+                throw new StoredReports.NotStoredException(runId, List.of("no " + reportJson, "and no stack to fetch it from (pass --stack"
+                        + " NAME, --table NAME or --reports s3://bucket/prefix/, or point AWS_ENDPOINT_URL_* at a `batchpipe local up` stack)"));
+            }
+            try (S3Client s3 = s3Clients.get(); DynamoDbClient dynamoDb = runsTable == null ? null : dynamoDbClients.get()) {
+                ReportLocation location = new StoredReports(s3, dynamoDb, runsTable, reportsFolder).copy(runId, dir, "no " + reportJson);
+                from = location.uri() + ", copied to " + dir;
             }
         }
+        print(stdout, dir);
+        stderr.println("batchpipe report: the stored report of run " + runId + ", from " + ControlCharacters.escape(from) + " ("
+                + String.join(", ", ReportFiles.RUN_FILES) + ")");
+        return 0;
+    }
+
+    /** The report rebuilt from the table's records into --out; writes neither the table nor the stored report. */
+    private int recompute(PrintStream stdout, PrintWriter stderr) throws Exception {
+        DeployedStack stack = describe();
         String runsTable = stack != null ? stack.tableName() : tableName();
         if (runsTable == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "no runs table: pass --stack <your deployed stack> or --table"
-                    + " <its RunsTableName output>, or point AWS_ENDPOINT_URL_DYNAMODB (and _SQS, _S3) at a `batchpipe local up` stack");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--recompute needs the runs table: pass --stack <your deployed stack>"
+                    + " or --table <its RunsTableName output>, or point AWS_ENDPOINT_URL_DYNAMODB (and _SQS, _S3) at a `batchpipe local up` stack");
         }
         List<String> workerLogGroups = reportLineLogGroups(stack);
         PriceTable prices = priceTable == null ? PriceTable.defaults() : PriceTable.withOverride(priceTable);
@@ -163,48 +244,58 @@ final class ReportCommand implements Callable<Integer> {
         if (arm64SpeedRatio != null) {
             assumptions = assumptions.withArm64SpeedRatio(new CostAssumptions.SpeedRatio(arm64SpeedRatio, "given with --arm64-speed-ratio"));
         }
-        ReportsAt reportsAt = reportsLocation(stack);
         RunReport report;
-        // The service's own log lines would mix with ours; only the files and the paths matter here.
+        // The REPORT-line lookup's own log lines would mix with the report on stdout.
         try (StdoutRedirect quiet = StdoutRedirect.discarded();
-             var dynamoDb = AwsClients.dynamoDb();
-             var s3 = AwsClients.s3();
-             var eventBridge = stack == null ? null : AwsClients.configure(EventBridgeClient.builder()).build();
+             DynamoDbClient dynamoDb = dynamoDbClients.get();
              var logs = workerLogGroups.isEmpty() ? null : AwsClients.configure(CloudWatchLogsClient.builder()).build()) {
             ReportLineSource source = logs == null ? ReportLineSource.NONE : new LogsInsightsReportLines(logs, workerLogGroups);
-            // Where the stack's aggregator announces runs, for the summary item; this report announces nothing.
-            RunEvents events = eventBridge != null ? new EventBridgeRunEvents(eventBridge)
-                    : new JsonLinesRunEvents(LocalStack.runEventsFile(stackName).toAbsolutePath(), Clock.systemUTC());
-            ReportService service = new ReportService(new RunReader(dynamoDb, runsTable), dynamoDb, runsTable, prices, assumptions,
-                    metrics -> { }, Clock.systemUTC(), source, new ReportStore(s3, reportsAt.bucket(), reportsAt.prefix()), events);
-            report = service.reportAgain(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
+            report = new ReportBuilder(new RunReader(dynamoDb, runsTable), prices, assumptions, source)
+                    .build(runId, Instant.now().plus(REPORT_LINES_TIMEOUT));
         }
-        Path dir = out != null ? out : Path.of("out", runId);
-        List<Path> files = ReportFiles.write(dir, report);
-        summary(runId, report).forEach(stdout::println);
-        files.forEach(f -> stdout.println("  " + f));
+        stderr.println(recomputedNotice(runId, runsTable, report));
+        Path dir = out != null ? out : Path.of("out", runId, "recomputed");
+        ReportFiles.write(dir, report);
+        print(stdout, dir);
+        stderr.println("batchpipe report: recomputed files in " + dir + " (" + String.join(", ", ReportFiles.RUN_FILES) + ")");
         return 0;
     }
 
+    /** The first line of a recomputed report: that it is one, from which table and with which REPORT lines; no control character passes. */
+    static String recomputedNotice(String runId, String table, RunReport report) {
+        return ControlCharacters.escape("batchpipe report: recomputed run " + runId + " from table " + table + " (REPORT lines: "
+                + ((Map<?, ?>) report.report().get("inputs")).get("reportLines") + "); the table and the stored report are unchanged");
+    }
+
+    /** report.md (or report.json with --json) from {@code dir}, as written; no control character of a log value reaches the terminal. */
+    private void print(PrintStream stdout, Path dir) throws IOException {
+        Path file = dir.resolve(json ? ReportDocuments.REPORT_JSON : "report.md");
+        String text = Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8)
+                : MarkdownReport.render(Json.parseObject(Files.readString(dir.resolve(ReportDocuments.REPORT_JSON), StandardCharsets.UTF_8)));
+        stdout.print(ControlCharacters.escapeKeepingLines(text));
+        stdout.flush();
+    }
+
+    private DeployedStack describe() {
+        if (deployedStack == null) return null;
+        try (CloudFormationClient cloudFormation = CloudFormationClient.builder().httpClient(UrlConnectionHttpClient.create()).build()) {
+            return DeployedStack.describe(cloudFormation, deployedStack);
+        }
+    }
+
     /**
-     * The bucket and prefix the report files go to, as the stack's aggregator writes them: the deployed
-     * stack's ReportsLocation output, or the local stack's DataBucket under reports/.
+     * Where the stack would keep this run's files, for when no summary item names them: --reports, the
+     * deployed stack's ReportsLocation output, or the local stack's DataBucket under reports/; null when
+     * none is known.
      */
-    private ReportsAt reportsLocation(DeployedStack stack) {
-        if (reports != null) return ReportsAt.parse(reports);
-        if (stack != null) {
-            if (stack.reportsLocation() == null) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "stack '" + stack.name() + "' has no ReportsLocation output;"
-                        + " deploy the current template.yaml (sam deploy) so that reports have a place in S3, or pass --reports s3://bucket/prefix/");
-            }
-            return ReportsAt.parse(stack.reportsLocation());
+    private ReportLocation reportsFolder(DeployedStack stack) {
+        ReportsAt at = null;
+        if (reports != null) at = ReportsAt.parse(reports);
+        else if (stack != null && stack.reportsLocation() != null) at = ReportsAt.parse(stack.reportsLocation());
+        else if (stack == null && table == null && tableName() != null) {
+            at = new ReportsAt(StackTemplate.physicalName(stackName, "DataBucket", "AWS::S3::Bucket"), AggregatorConfig.DEFAULT_REPORT_PREFIX);
         }
-        if (table != null && !AwsClients.hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--table names no bucket for the report files: add --reports"
-                    + " <its stack's ReportsLocation output>, pass --stack <your deployed stack> instead, or point AWS_ENDPOINT_URL_S3"
-                    + " (and _DYNAMODB, _SQS) at a `batchpipe local up` stack");
-        }
-        return new ReportsAt(StackTemplate.physicalName(stackName, "DataBucket", "AWS::S3::Bucket"), AggregatorConfig.DEFAULT_REPORT_PREFIX);
+        return at == null ? null : StoredReports.runFolder(at.bucket(), ReportStore.normalisePrefix(at.prefix()), runId);
     }
 
     /** A bucket and a key prefix, from {@code s3://bucket/prefix/} as the ReportsLocation output writes it. */
@@ -220,21 +311,11 @@ final class ReportCommand implements Callable<Integer> {
         }
     }
 
-    /** The run's status and cost, and where its REPORT lines came from; no control character of theirs reaches the terminal. */
-    @SuppressWarnings("unchecked")
-    static List<String> summary(String runId, RunReport report) {
-        Map<String, Object> summary = report.summary();
-        Map<String, Object> cost = (Map<String, Object>) summary.get("cost");
-        return List.of(ControlCharacters.escape("Run " + runId + ": " + summary.get("status") + ", cost per run " + cost.get("currency") + " "
-                        + plain(cost.get("total")) + " (per million tasks " + plain(cost.get("perMillionTasks")) + ")"),
-                ControlCharacters.escape("  REPORT lines: " + ((Map<?, ?>) report.report().get("inputs")).get("reportLines")));
-    }
-
     private int compare(PrintStream stdout) throws Exception {
         Path outRoot = Path.of("out");
         String runsTable = tableName();
-        var dynamoDb = runsTable == null ? null : AwsClients.dynamoDb();
-        var s3 = runsTable == null ? null : AwsClients.s3();
+        var dynamoDb = runsTable == null ? null : dynamoDbClients.get();
+        var s3 = runsTable == null ? null : s3Clients.get();
         try {
             ReportSources.TableRef ref = runsTable == null ? null : new ReportSources.TableRef(dynamoDb, s3, runsTable);
             Map<String, Object> a = ReportSources.load(compare.get(0), outRoot, () -> ref);
@@ -296,9 +377,5 @@ final class ReportCommand implements Callable<Integer> {
 
     private static String fileName(Object runId) {
         return String.valueOf(runId).replaceAll("[^A-Za-z0-9._-]", "_");
-    }
-
-    private static String plain(Object value) {
-        return value instanceof BigDecimal d ? d.toPlainString() : String.valueOf(value);
     }
 }

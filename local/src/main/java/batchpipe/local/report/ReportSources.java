@@ -49,7 +49,7 @@ public final class ReportSources {
         RunSummaryItem summary = RunSummaryItem.read(ref.dynamoDb(), ref.table(), run);
         if (summary == null) {
             throw new IllegalArgumentException("no report for '" + run + "': no file, and table " + ref.table()
-                    + " has no summary for it (run `batchpipe report " + run + "` first)");
+                    + " has no summary for it (the aggregator writes one when the run completes)");
         }
         return summary.fullReport(ref.s3());
     }

@@ -213,7 +213,7 @@ class HostileLogValuesTest {
     }
 
     @Test
-    void reportAndDemoSummaries_printNoControlCharacter() {
+    void recomputedNoticeAndDemoSummary_printNoControlCharacter() {
         Map<String, Object> summary = new LinkedHashMap<>(storedSummary());
         // a status is written by the worker, but the records are only as trustworthy as the table's writers
         summary.put("status", "\u001b]0;owned\u0007complete");
@@ -222,12 +222,13 @@ class HostileLogValuesTest {
                 "out/local/batchpipe-run-completed.jsonl");
 
         String demo = DemoCommand.headline(outcome);
-        List<String> reportLines = ReportCommand.summary(RUN_ID, report);
+        // a table name is the user's, but it is quoted back as it came
+        String recomputed = ReportCommand.recomputedNotice(RUN_ID, "runs\u001b[2J", report);
 
         assertThat(demo).startsWith("Run hostile-run: \\u001b]0;owned\\u0007complete, 14 tasks (14 scan, 0 hash)");
         assertNoControlCharacter(demo);
-        assertThat(reportLines).hasSize(2).allSatisfy(HostileLogValuesTest::assertNoControlCharacter);
-        assertThat(reportLines.get(0)).startsWith("Run hostile-run: complete, cost per run USD ");
+        assertNoControlCharacter(recomputed);
+        assertThat(recomputed).startsWith("batchpipe report: recomputed run hostile-run from table runs\\u001b[2J (REPORT lines: none: ");
     }
 
     @Test

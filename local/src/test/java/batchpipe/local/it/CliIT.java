@@ -51,7 +51,7 @@ class CliIT {
 
     @Test
     @SuppressWarnings("unchecked")
-    void runAndWait_printsTheReportJsonFromTheBucketAndCopiesTheFourFilesToOut(@TempDir Path dir) throws Exception {
+    void runAndWait_copiesTheFourFilesToOut_whereReportShowsThemAfterTheStackIsGone(@TempDir Path dir) throws Exception {
         Path spec = dir.resolve("spec.json");
         Files.writeString(spec, "{\"label\": \"cli\", \"hash\": {\"batches\": 2, \"batchSize\": 4, \"cost\": 4}}");
 
@@ -65,6 +65,13 @@ class CliIT {
             assertThat(printed).containsEntry("status", "complete").containsKey("inputs"); // report.json, not the summary item
             for (String file : List.of("report.json", "report.md", "tasks.csv", "report.html")) assertThat(folder.resolve(file)).isNotEmptyFile();
             assertThat(Json.parseObject(Files.readString(folder.resolve("report.json")))).isEqualTo(printed);
+
+            // The stack `run` started ended with it, and no AWS_ENDPOINT_URL_* names another: the files are all there is.
+            Run shown = run("report", runId);
+
+            assertThat(shown.exitCode()).as(shown.err()).isZero();
+            assertThat(shown.out()).isEqualTo(Files.readString(folder.resolve("report.md")));
+            assertThat(shown.err()).contains("the stored report of run " + runId + ", from " + folder);
         } finally {
             try (var files = Files.list(folder)) {
                 for (Path f : files.toList()) Files.delete(f);

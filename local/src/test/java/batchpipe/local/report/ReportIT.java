@@ -230,12 +230,13 @@ class ReportIT {
     }
 
     @Test
-    void reportCommand_reportsTheRunAgainFromTheTableAndComparesItWithTheDemosReport() throws Exception {
+    void reportRecompute_reportsTheRunAgainFromTheTableAndComparesItWithTheDemosReport() throws Exception {
         Path again = out.resolve("again");
-        Cli rerun = cli("report", outcome.runId(), "--stack-name", "reportit", "--out", again.toString());
+        Cli rerun = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--out", again.toString());
 
         assertThat(rerun.exitCode()).as(rerun.err()).isZero();
-        assertThat(rerun.out()).contains("Run " + outcome.runId() + ": complete");
+        assertThat(rerun.err()).startsWith("batchpipe report: recomputed run " + outcome.runId() + " from table reportit-");
+        assertThat(rerun.out()).isEqualTo(Files.readString(again.resolve("report.md")));
         for (String file : List.of("report.json", "report.md", "tasks.csv", "report.html")) assertThat(again.resolve(file)).isNotEmptyFile();
         Map<String, Object> measured = Json.parseObject(Files.readString(again.resolve("report.json")));
         // without the runtime's REPORT lines, the worker invocations are measured from tasks.csv, and the latencies are the same
@@ -257,10 +258,10 @@ class ReportIT {
 
     @Test
     void reportCommand_refusesLogsInsightsWhereThereAreNoLogsAndNamesTheBadValue() {
-        Cli local = cli("report", outcome.runId(), "--stack-name", "reportit", "--report-lines", "logs-insights");
-        Cli unknown = cli("report", outcome.runId(), "--stack-name", "reportit", "--report-lines", "cloudwatch");
-        Cli contradictory = cli("report", outcome.runId(), "--stack-name", "reportit", "--report-lines", "none", "--log-group", "g");
-        Cli badName = cli("report", outcome.runId(), "--table", "t", "--log-group", "not a group");
+        Cli local = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "logs-insights");
+        Cli unknown = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "cloudwatch");
+        Cli contradictory = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "none", "--log-group", "g");
+        Cli badName = cli("report", outcome.runId(), "--recompute", "--table", "t", "--log-group", "not a group");
 
         assertThat(local.exitCode()).isNotZero();
         assertThat(local.err()).contains("--report-lines logs-insights needs a deployed stack (--stack NAME");
