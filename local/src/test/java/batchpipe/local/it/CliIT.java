@@ -1,17 +1,11 @@
 package batchpipe.local.it;
 
+import batchpipe.local.cli.InProcessCli;
 import batchpipe.common.json.Json;
-import batchpipe.local.cli.BatchpipeCli;
 import batchpipe.local.stack.ProjectHome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,28 +15,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The CLI as a user runs it: real invocations on a stack the command starts itself, and usage errors. */
 class CliIT {
-    private record Run(int exitCode, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        PrintStream originalOut = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            CommandLine cli = BatchpipeCli.commandLine();
-            cli.setErr(new PrintWriter(err, true));
-            int code = cli.execute(args);
-            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(originalOut);
-        }
+    private static InProcessCli.Result run(String... args) {
+        return InProcessCli.run(args);
     }
 
     @Test
     void invokeWorker_withThePoisonEvent_reportsExactlyThePoisonMessageAsFailed() {
         String event = ProjectHome.find().resolve("events/worker-mixed-with-poison.json").toString();
-        Run run = run("invoke", "WorkerFunction", "--event", event, "--stack-name", "cliit");
+        InProcessCli.Result run = run("invoke", "WorkerFunction", "--event", event, "--stack-name", "cliit");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(Json.parse(run.out().trim())).isEqualTo(Map.of("batchItemFailures",
@@ -55,7 +35,7 @@ class CliIT {
         Path spec = dir.resolve("spec.json");
         Files.writeString(spec, "{\"label\": \"cli\", \"hash\": {\"batches\": 2, \"batchSize\": 4, \"cost\": 4}}");
 
-        Run run = run("run", "--spec", spec.toString(), "--wait", "--json", "--stack-name", "cliitrun", "--timeout", "300");
+        InProcessCli.Result run = run("run", "--spec", spec.toString(), "--wait", "--json", "--stack-name", "cliitrun", "--timeout", "300");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         Map<String, Object> printed = Json.parseObject(run.out());
@@ -67,7 +47,7 @@ class CliIT {
             assertThat(Json.parseObject(Files.readString(folder.resolve("report.json")))).isEqualTo(printed);
 
             // The stack `run` started ended with it, and no AWS_ENDPOINT_URL_* names another: the files are all there is.
-            Run shown = run("report", runId);
+            InProcessCli.Result shown = run("report", runId);
 
             assertThat(shown.exitCode()).as(shown.err()).isZero();
             assertThat(shown.out()).isEqualTo(Files.readString(folder.resolve("report.md")));
@@ -82,21 +62,21 @@ class CliIT {
 
     @Test
     void unknownFlag_isAOneLineErrorWithExitStatus2() {
-        Run run = run("demo", "--objcts", "3");
+        InProcessCli.Result run = run("demo", "--objcts", "3");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("Unknown option").contains("'--objcts'").hasLineCount(1);
     }
 
     @Test
     void missingEventFile_isAOneLineErrorWithExitStatus2() {
-        Run run = run("invoke", "WorkerFunction", "--event", "events/no-such-file.json");
+        InProcessCli.Result run = run("invoke", "WorkerFunction", "--event", "events/no-such-file.json");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("event file not found: events/no-such-file.json").hasLineCount(1);
     }
 
     @Test
     void unknownLogicalId_isAOneLineErrorWithExitStatus2() {
-        Run run = run("invoke", "WorkerFuntion");
+        InProcessCli.Result run = run("invoke", "WorkerFuntion");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("unknown function 'WorkerFuntion'").contains("WorkerFunction").hasLineCount(1);
     }

@@ -1,5 +1,6 @@
 package batchpipe.local.it;
 
+import batchpipe.local.cli.InProcessCli;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.cli.BatchpipeCli;
@@ -14,15 +15,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -91,22 +87,8 @@ class ReportReadIT {
         if (stack != null) stack.close();
     }
 
-    private record Cli(int exitCode, String out, String err) {
-    }
-
-    private static Cli cli(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            CommandLine cli = BatchpipeCli.commandLine();
-            cli.setErr(new PrintWriter(err, true));
-            int code = cli.execute(args);
-            return new Cli(code, stdout.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(original);
-        }
+    private static InProcessCli.Result cli(String... args) {
+        return InProcessCli.run(args);
     }
 
     private Map<String, AttributeValue> item(String sk) {
@@ -123,7 +105,7 @@ class ReportReadIT {
 
     @Test
     void report_printsTheStoredReportMdFromTheRunsFolder() throws Exception {
-        Cli shown = cli("report", runId, "--stack-name", STACK, "--out", runFolder.toString());
+        InProcessCli.Result shown = cli("report", runId, "--stack-name", STACK, "--out", runFolder.toString());
 
         assertThat(shown.exitCode()).as(shown.err()).isZero();
         assertThat(shown.out()).isEqualTo(Files.readString(runFolder.resolve("report.md")));
@@ -134,7 +116,7 @@ class ReportReadIT {
         Map<String, AttributeValue> summaryBefore = item(TableKeys.SUMMARY_SK);
         Path fetched = work.resolve("fetched");
 
-        Cli shown = cli("report", runId, "--stack-name", STACK, "--out", fetched.toString());
+        InProcessCli.Result shown = cli("report", runId, "--stack-name", STACK, "--out", fetched.toString());
 
         assertThat(shown.exitCode()).as(shown.err()).isZero();
         for (String file : ReportFiles.RUN_FILES) {
@@ -151,7 +133,7 @@ class ReportReadIT {
         Map<String, AttributeValue> runBefore = item(TableKeys.RUN_SK);
         Path recomputed = work.resolve("recomputed");
 
-        Cli again = cli("report", runId, "--recompute", "--report-lines", "none", "--stack-name", STACK, "--out", recomputed.toString());
+        InProcessCli.Result again = cli("report", runId, "--recompute", "--report-lines", "none", "--stack-name", STACK, "--out", recomputed.toString());
 
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(again.err().lines().findFirst().orElseThrow()).startsWith("batchpipe report: recomputed run " + runId + " from table "
@@ -180,7 +162,7 @@ class ReportReadIT {
     void report_ofARunWithNothingStored_saysWhereItLookedAndSuggestsRecompute() {
         Path none = work.resolve("never-ran");
 
-        Cli shown = cli("report", "never-ran", "--stack-name", STACK, "--out", none.toString());
+        InProcessCli.Result shown = cli("report", "never-ran", "--stack-name", STACK, "--out", none.toString());
 
         assertThat(shown.exitCode()).isEqualTo(1);
         assertThat(shown.err()).hasLineCount(1).contains("no stored report for run 'never-ran': no " + none.resolve("report.json"),

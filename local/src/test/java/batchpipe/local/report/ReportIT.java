@@ -1,8 +1,8 @@
 package batchpipe.local.report;
 
+import batchpipe.local.cli.InProcessCli;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.ProgressShards;
-import batchpipe.local.cli.BatchpipeCli;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
@@ -14,12 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -132,7 +129,7 @@ class ReportIT {
     @Test
     void reportCompare_readsARunsReportJsonThroughItsSummaryItem() {
         Path comparison = out.resolve("compare-by-id");
-        Cli compare = cli("report", "--compare", outcome.runId(), out.resolve("run").toString(), "--stack-name", "reportit",
+        InProcessCli.Result compare = cli("report", "--compare", outcome.runId(), out.resolve("run").toString(), "--stack-name", "reportit",
                 "--out", comparison.toString());
 
         assertThat(compare.exitCode()).as(compare.err()).isZero();
@@ -232,7 +229,7 @@ class ReportIT {
     @Test
     void reportRecompute_reportsTheRunAgainFromTheTableAndComparesItWithTheDemosReport() throws Exception {
         Path again = out.resolve("again");
-        Cli rerun = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--out", again.toString());
+        InProcessCli.Result rerun = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--out", again.toString());
 
         assertThat(rerun.exitCode()).as(rerun.err()).isZero();
         assertThat(rerun.err()).startsWith("batchpipe report: recomputed run " + outcome.runId() + " from table reportit-");
@@ -246,7 +243,7 @@ class ReportIT {
         assertThat(Files.readString(again.resolve("tasks.csv"))).isEqualTo(Files.readString(out.resolve("run/tasks.csv")));
 
         Path comparison = out.resolve("compare");
-        Cli compare = cli("report", "--compare", out.resolve("run").toString(), again.resolve("report.json").toString(),
+        InProcessCli.Result compare = cli("report", "--compare", out.resolve("run").toString(), again.resolve("report.json").toString(),
                 "--out", comparison.toString());
 
         assertThat(compare.exitCode()).as(compare.err()).isZero();
@@ -258,10 +255,10 @@ class ReportIT {
 
     @Test
     void reportCommand_refusesLogsInsightsWhereThereAreNoLogsAndNamesTheBadValue() {
-        Cli local = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "logs-insights");
-        Cli unknown = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "cloudwatch");
-        Cli contradictory = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "none", "--log-group", "g");
-        Cli badName = cli("report", outcome.runId(), "--recompute", "--table", "t", "--log-group", "not a group");
+        InProcessCli.Result local = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "logs-insights");
+        InProcessCli.Result unknown = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "cloudwatch");
+        InProcessCli.Result contradictory = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "none", "--log-group", "g");
+        InProcessCli.Result badName = cli("report", outcome.runId(), "--recompute", "--table", "t", "--log-group", "not a group");
 
         assertThat(local.exitCode()).isNotZero();
         assertThat(local.err()).contains("--report-lines logs-insights needs a deployed stack (--stack NAME");
@@ -347,22 +344,8 @@ class ReportIT {
         return m;
     }
 
-    private record Cli(int exitCode, String out, String err) {
-    }
-
-    private static Cli cli(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            var cli = BatchpipeCli.commandLine();
-            cli.setErr(new PrintWriter(err, true));
-            int code = cli.execute(args);
-            return new Cli(code, stdout.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(original);
-        }
+    private static InProcessCli.Result cli(String... args) {
+        return InProcessCli.run(args);
     }
 
 }
