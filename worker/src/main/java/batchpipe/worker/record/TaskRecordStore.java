@@ -1,6 +1,5 @@
 package batchpipe.worker.record;
 
-import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.table.ItemCodec;
 import batchpipe.common.table.ProgressShards;
@@ -32,10 +31,8 @@ public final class TaskRecordStore {
     private static final StructuredLog LOG = StructuredLog.of(TaskRecordStore.class);
 
     private final DynamoDbClient dynamoDb;
-    /** Asked for only by the task that completes a run (see {@code LazyClient}). */
-    private final Supplier<SqsClient> sqsClient;
     private final String table;
-    private final String completionsQueueUrl;
+    private final CompletionNotifier completions;
     /** Shard counts of runs this instance has seen: fixed when the run is planned. */
     private final Map<String, Integer> shardCounts = new ConcurrentHashMap<>();
 
@@ -45,9 +42,8 @@ public final class TaskRecordStore {
 
     public TaskRecordStore(DynamoDbClient dynamoDb, Supplier<SqsClient> sqsClient, String table, String completionsQueueUrl) {
         this.dynamoDb = dynamoDb;
-        this.sqsClient = sqsClient;
         this.table = table;
-        this.completionsQueueUrl = completionsQueueUrl;
+        this.completions = new CompletionNotifier(dynamoDb, sqsClient, table, completionsQueueUrl);
     }
 
     /** What {@link #recordFinal} did: wrote the record, or found one an earlier delivery wrote. */
@@ -177,35 +173,9 @@ public final class TaskRecordStore {
         if (complete < shards) {
             return;
         }
-        String claimedBy = run.attributes().containsKey(COMPLETION_CLAIM) ? run.attributes().get(COMPLETION_CLAIM).s() : null;
-        if (claimedBy != null && !claimedBy.equals(taskId)) {
-            // A late duplicate, or a task that completed a shard at the same moment: another task sends it.
-            LOG.info("run already complete; another task sends its completion", "completionSentBy", claimedBy);
-            return;
-        }
-        // Claimed before the send, by this task: of two tasks that complete the last shards at once only one
-        // sends, and if this one dies between the claim and the send, the next delivery of this same task
-        // (or the dead-letter recorder, which counts it under the same id) passes the claim and sends.
-        try {
-            writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
-                    .key(key(runId, TableKeys.RUN_SK))
-                    .updateExpression("SET " + COMPLETION_CLAIM + " = :task, " + COMPLETION_SENT + " = if_not_exists(" + COMPLETION_SENT + ", :now)")
-                    .conditionExpression("attribute_not_exists(" + COMPLETION_CLAIM + ") OR " + COMPLETION_CLAIM + " = :task")
-                    .expressionAttributeValues(Map.of(
-                            ":task", AttributeValue.fromS(taskId),
-                            ":now", AttributeValue.fromN(Long.toString(System.currentTimeMillis()))))));
-        } catch (ConditionalCheckFailedException claimedByAnother) {
-            LOG.info("run already complete; another task claimed sending its completion");
-            return;
-        }
-        SqsClient sqs = sqsClient.get();
-        sqs.sendMessage(b -> b.queueUrl(completionsQueueUrl).messageBody(Json.write(Map.of("runId", runId))));
-        LOG.info("run complete; aggregator notified", "runId", runId);
+        completions.notifyOnce(runId, taskId,
+                run.attributes().containsKey(CompletionNotifier.CLAIM) ? run.attributes().get(CompletionNotifier.CLAIM).s() : null, writes);
     }
-
-    /** The task that sends the run's completion (claimed on the run record before the send), and when. */
-    static final String COMPLETION_CLAIM = "completionSentBy";
-    static final String COMPLETION_SENT = "completionSentAt";
 
     private Integer shardCount(String runId) {
         Integer cached = shardCounts.get(runId);
