@@ -72,6 +72,10 @@ final class LocalCommand implements Runnable {
 
             System.out.println("# Batchpipe local stack '" + stack.stackName() + "' is up. In another shell:");
             stack.endpointSettings().forEach((k, v) -> System.out.println("export " + k + "=" + v));
+            // S3Proxy rejects the newer default checksum headers (x-amz-checksum-mode and friends), so the
+            // AWS CLI and other SDKs in that shell must send them only when required, as our own clients do.
+            System.out.println("export AWS_REQUEST_CHECKSUM_CALCULATION=when_required");
+            System.out.println("export AWS_RESPONSE_CHECKSUM_VALIDATION=when_required");
             System.out.println("# Resources: " + describe(stack));
             System.out.println("# sam local invoke: --env-vars " + envFile + " (see README, 'sam local invoke')");
             System.out.println("# Ctrl-C stops the stack. Function logs follow on stderr.");
