@@ -68,16 +68,11 @@ public final class DeadLetterRecorder {
 
     private boolean recordOne(SQSMessage message) {
         int receives = receiveCount(message);
-        String runId;
-        String taskId;
-        String kind;
-        Long enqueuedAt = null;
+        DeadLetteredTask task;
         try {
-            Task task = codec.decode(message.getBody());
-            runId = task.runId();
-            taskId = task.taskId();
-            kind = task.kind().wireName();
-            enqueuedAt = task.enqueuedAt() == null ? null : task.enqueuedAt().toEpochMilli();
+            Task decoded = codec.decode(message.getBody());
+            task = new DeadLetteredTask(decoded.runId(), decoded.taskId(), decoded.kind().wireName(),
+                    decoded.enqueuedAt() == null ? null : decoded.enqueuedAt().toEpochMilli());
         } catch (NotATaskException e) {
             poison.send(message, "not a task: " + e.getMessage());
             LOG.warn("dead-lettered message is not a task; moved to the poison queue", "messageId", message.getMessageId(),
@@ -85,19 +80,18 @@ public final class DeadLetterRecorder {
             return true;
         } catch (InvalidTaskException e) {
             // It names its run and task: it belongs to the run's books like any other task.
-            runId = e.runId();
-            taskId = e.taskId();
-            kind = e.kind();
+            task = new DeadLetteredTask(e.runId(), e.taskId(), e.kind(), null);
         }
-        String finalRunId = runId;
-        String finalTaskId = taskId;
-        String finalKind = kind;
-        Long finalEnqueuedAt = enqueuedAt;
         Map<String, String> ids = new LinkedHashMap<>();
-        ids.put("runId", runId);
-        ids.put("taskId", taskId);
+        ids.put("runId", task.runId());
+        ids.put("taskId", task.taskId());
         ids.put("messageId", message.getMessageId());
-        return StructuredLog.withContext(ids, () -> finish(message, finalRunId, finalTaskId, finalKind, finalEnqueuedAt, receives));
+        DeadLetteredTask named = task;
+        return StructuredLog.withContext(ids, () -> finish(message, named.runId(), named.taskId(), named.kind(), named.enqueuedAt(), receives));
+    }
+
+    /** What a dead-lettered message names, whether it decoded as a task or was refused as an invalid one. */
+    private record DeadLetteredTask(String runId, String taskId, String kind, Long enqueuedAt) {
     }
 
     private boolean finish(SQSMessage message, String runId, String taskId, String kind, Long enqueuedAt, int receives) {
