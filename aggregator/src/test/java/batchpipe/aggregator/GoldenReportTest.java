@@ -1,0 +1,128 @@
+package batchpipe.aggregator;
+
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.cost.ReportLine;
+import batchpipe.aggregator.delivery.ReportDocuments;
+import batchpipe.common.json.Json;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+/**
+ * Every figure of a run's four report files stays the same for the same stored run, whatever the code
+ * that reads the records and renders them becomes. The runs under {@code src/test/resources/golden/} are
+ * real runs of the local stack, exported with {@code aws dynamodb query} (DynamoDB JSON, the run record
+ * and the task records as the worker and the producer wrote them); their {@code expected/} files were
+ * rendered by the code of commit b2163fc, before the typed run model. golden-1 has no REPORT lines (as
+ * on a stack without CloudWatch Logs); golden-2 has a rejected task, truncated countBy values and REPORT
+ * lines for every invocation, two of them cold.
+ *
+ * <p>A change that moves a figure on purpose regenerates the expected files with
+ * {@code -Dgolden.update=true} and says why in its commit.
+ */
+class GoldenReportTest {
+    private static final Path GOLDEN = Path.of("src/test/resources/golden");
+    private static final String GOLDEN_SOURCE = "golden fixture: report-lines.json beside the run's items";
+
+    @ParameterizedTest
+    @ValueSource(strings = {"golden-1", "golden-2"})
+    void theFourFilesOfAStoredRunAreRenderedExactlyAsBeforeTheTypedModel(String runId) throws IOException {
+        Path dir = GOLDEN.resolve(runId);
+        List<Map<String, AttributeValue>> items = itemsOf(Files.readString(dir.resolve("items.json")));
+        DynamoDbClient dynamoDb = mock(DynamoDbClient.class);
+        when(dynamoDb.query(any(QueryRequest.class))).thenAnswer(call -> {
+            QueryRequest request = call.getArgument(0);
+            String prefix = request.expressionAttributeValues().get(":sk").s();
+            return QueryResponse.builder().items(items.stream().filter(i -> i.get("sk").s().startsWith(prefix)).toList()).build();
+        });
+        ReportInputs inputs = Files.exists(dir.resolve("report-lines.json"))
+                ? new ReportInputs(reportLines(Files.readString(dir.resolve("report-lines.json"))), GOLDEN_SOURCE, CostAssumptions.defaults())
+                : ReportInputs.withoutReportLines(CostAssumptions.defaults());
+
+        RunReport report = new ReportBuilder(new RunReader(dynamoDb, "golden-table"), PriceTable.defaults(),
+                CostAssumptions.defaults(), ReportLineSource.NONE).build(runId, inputs);
+        Map<String, String> files = ReportDocuments.render(report);
+
+        Path expected = dir.resolve("expected");
+        if (Boolean.getBoolean("golden.update")) {
+            Files.createDirectories(expected);
+            for (Map.Entry<String, String> file : files.entrySet()) {
+                Files.writeString(expected.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
+            }
+        }
+        assertThat(files.keySet()).containsExactlyElementsOf(ReportDocuments.FILE_NAMES);
+        for (Map.Entry<String, String> file : files.entrySet()) {
+            assertThat(file.getValue()).as(runId + "/" + file.getKey())
+                    .isEqualTo(Files.readString(expected.resolve(file.getKey()), StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The {@code Items} of an {@code aws dynamodb query --output json}, in sort-key order as a Query returns them. */
+    @SuppressWarnings("unchecked") // DynamoDB JSON is JSON of a shape only its type tags tell
+    private static List<Map<String, AttributeValue>> itemsOf(String json) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        for (Object item : (List<Object>) Json.parseObject(json).get("Items")) {
+            Map<String, AttributeValue> attributes = new LinkedHashMap<>();
+            ((Map<String, Object>) item).forEach((name, value) -> attributes.put(name, attribute((Map<String, Object>) value)));
+            items.add(attributes);
+        }
+        items.sort(Comparator.comparing(i -> i.get("sk").s()));
+        return items;
+    }
+
+    @SuppressWarnings("unchecked") // see itemsOf
+    private static AttributeValue attribute(Map<String, Object> tagged) {
+        Map.Entry<String, Object> only = tagged.entrySet().iterator().next();
+        Object v = only.getValue();
+        return switch (only.getKey()) {
+            case "S" -> AttributeValue.fromS((String) v);
+            case "N" -> AttributeValue.fromN((String) v);
+            case "BOOL" -> AttributeValue.fromBool((Boolean) v);
+            case "NULL" -> AttributeValue.fromNul(true);
+            case "B" -> AttributeValue.fromB(SdkBytes.fromByteArray(java.util.Base64.getDecoder().decode((String) v)));
+            case "SS" -> AttributeValue.fromSs((List<String>) v);
+            case "NS" -> AttributeValue.fromNs((List<String>) v);
+            case "L" -> AttributeValue.fromL(((List<Object>) v).stream().map(e -> attribute((Map<String, Object>) e)).toList());
+            case "M" -> {
+                Map<String, AttributeValue> m = new LinkedHashMap<>();
+                ((Map<String, Object>) v).forEach((k, e) -> m.put(k, attribute((Map<String, Object>) e)));
+                yield AttributeValue.fromM(m);
+            }
+            default -> throw new IllegalArgumentException("unknown DynamoDB JSON type " + only.getKey());
+        };
+    }
+
+    @SuppressWarnings("unchecked") // JSON read by hand for the fixture
+    private static List<ReportLine> reportLines(String json) {
+        List<ReportLine> lines = new ArrayList<>();
+        for (Object o : (List<Object>) Json.parse(json)) {
+            Map<String, Object> l = (Map<String, Object>) o;
+            lines.add(new ReportLine((String) l.get("requestId"), (String) l.get("function"), (String) l.get("architecture"),
+                    ((Number) l.get("memoryMb")).intValue(), ((Number) l.get("durationMs")).doubleValue(),
+                    ((Number) l.get("billedMs")).longValue(),
+                    l.get("initMs") == null ? null : ((Number) l.get("initMs")).doubleValue(),
+                    l.get("maxMemoryUsedMb") == null ? null : ((Number) l.get("maxMemoryUsedMb")).intValue()));
+        }
+        return lines;
+    }
+}
