@@ -64,6 +64,12 @@ class GoldenReportTest {
         Map<String, String> files = ReportDocuments.render(report);
 
         Path expected = dir.resolve("expected");
+        // what this code rendered, beside the build's other output, to diff against expected/ by hand
+        Path actual = Path.of("target/golden", runId);
+        Files.createDirectories(actual);
+        for (Map.Entry<String, String> file : files.entrySet()) {
+            Files.writeString(actual.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
+        }
         if (Boolean.getBoolean("golden.update")) {
             Files.createDirectories(expected);
             for (Map.Entry<String, String> file : files.entrySet()) {

@@ -222,7 +222,7 @@ public final class CostModel {
                     : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size()))));
             scenarios.put(architecture, s);
         }
-        if (ratio.measuredInRun()) scenarios.put("measuredSpeedRatio", Map.of("arm64OverX86", Numbers.written(ratio.value()), "source", ratio.source()));
+        if (ratio.measuredInRun()) scenarios.put("measuredSpeedRatio", ordered("arm64OverX86", Numbers.written(ratio.value()), "source", ratio.source()));
         return scenarios;
     }
 
@@ -359,12 +359,20 @@ public final class CostModel {
         return bySource;
     }
 
+    /** Two fields in this order: Map.of iterates in an order that changes from one JVM to the next. */
+    private static Map<String, Object> ordered(String k1, Object v1, String k2, Object v2) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
+        return m;
+    }
+
     private static Map<String, Object> assumptionsJson(CostAssumptions assumptions) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("runsPerMonth", assumptions.runsPerMonth());
         a.put("messageBytes", assumptions.messageBytes());
         if (assumptions.arm64SpeedRatio() != null) {
-            a.put("arm64SpeedRatio", Map.of("arm64OverX86", assumptions.arm64SpeedRatio().arm64OverX86(),
+            a.put("arm64SpeedRatio", ordered("arm64OverX86", assumptions.arm64SpeedRatio().arm64OverX86(),
                     "source", assumptions.arm64SpeedRatio().source()));
         }
         return a;

@@ -65,7 +65,12 @@ public final class RunStatistics {
         List<Map<String, Object>> problems = new ArrayList<>();
         for (Map<String, Object> t : tasks) {
             if (!"done".equals(t.get("status")) && problems.size() < 50) {
-                problems.add(Map.of("taskId", t.get("taskId"), "status", t.get("status"), "reason", String.valueOf(t.get("reason"))));
+                // in this order: Map.of iterates in an order that changes from one JVM to the next
+                Map<String, Object> problem = new LinkedHashMap<>();
+                problem.put("taskId", t.get("taskId"));
+                problem.put("status", t.get("status"));
+                problem.put("reason", String.valueOf(t.get("reason")));
+                problems.add(problem);
             }
         }
         report.put("problems", problems);
