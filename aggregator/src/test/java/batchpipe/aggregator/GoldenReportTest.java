@@ -5,9 +5,9 @@ import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.common.json.Json;
+import batchpipe.common.table.DynamoDbJson;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,7 +47,9 @@ class GoldenReportTest {
     @ValueSource(strings = {"golden-1", "golden-2"})
     void theFourFilesOfAStoredRunAreRenderedExactlyAsBeforeTheTypedModel(String runId) throws IOException {
         Path dir = GOLDEN.resolve(runId);
-        List<Map<String, AttributeValue>> items = itemsOf(Files.readString(dir.resolve("items.json")));
+        List<Map<String, AttributeValue>> items = new ArrayList<>(DynamoDbJson.items(Files.readString(dir.resolve("items.json"))));
+        // in sort-key order, as a Query returns them
+        items.sort(Comparator.comparing(i -> i.get("sk").s()));
         DynamoDbClient dynamoDb = mock(DynamoDbClient.class);
         when(dynamoDb.query(any(QueryRequest.class))).thenAnswer(call -> {
             QueryRequest request = call.getArgument(0);
@@ -81,41 +82,6 @@ class GoldenReportTest {
             assertThat(file.getValue()).as(runId + "/" + file.getKey())
                     .isEqualTo(Files.readString(expected.resolve(file.getKey()), StandardCharsets.UTF_8));
         }
-    }
-
-    /** The {@code Items} of an {@code aws dynamodb query --output json}, in sort-key order as a Query returns them. */
-    @SuppressWarnings("unchecked") // DynamoDB JSON is JSON of a shape only its type tags tell
-    private static List<Map<String, AttributeValue>> itemsOf(String json) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        for (Object item : (List<Object>) Json.parseObject(json).get("Items")) {
-            Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-            ((Map<String, Object>) item).forEach((name, value) -> attributes.put(name, attribute((Map<String, Object>) value)));
-            items.add(attributes);
-        }
-        items.sort(Comparator.comparing(i -> i.get("sk").s()));
-        return items;
-    }
-
-    @SuppressWarnings("unchecked") // see itemsOf
-    private static AttributeValue attribute(Map<String, Object> tagged) {
-        Map.Entry<String, Object> only = tagged.entrySet().iterator().next();
-        Object v = only.getValue();
-        return switch (only.getKey()) {
-            case "S" -> AttributeValue.fromS((String) v);
-            case "N" -> AttributeValue.fromN((String) v);
-            case "BOOL" -> AttributeValue.fromBool((Boolean) v);
-            case "NULL" -> AttributeValue.fromNul(true);
-            case "B" -> AttributeValue.fromB(SdkBytes.fromByteArray(java.util.Base64.getDecoder().decode((String) v)));
-            case "SS" -> AttributeValue.fromSs((List<String>) v);
-            case "NS" -> AttributeValue.fromNs((List<String>) v);
-            case "L" -> AttributeValue.fromL(((List<Object>) v).stream().map(e -> attribute((Map<String, Object>) e)).toList());
-            case "M" -> {
-                Map<String, AttributeValue> m = new LinkedHashMap<>();
-                ((Map<String, Object>) v).forEach((k, e) -> m.put(k, attribute((Map<String, Object>) e)));
-                yield AttributeValue.fromM(m);
-            }
-            default -> throw new IllegalArgumentException("unknown DynamoDB JSON type " + only.getKey());
-        };
     }
 
     @SuppressWarnings("unchecked") // JSON read by hand for the fixture

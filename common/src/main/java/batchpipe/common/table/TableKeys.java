@@ -1,5 +1,8 @@
 package batchpipe.common.table;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The single-table layout. Every item of a run shares the partition {@code run#<runId>}, so one
@@ -24,6 +27,11 @@ public final class TableKeys {
     public static final String ATTEMPT_PREFIX = "attempt#";
 
     private TableKeys() {
+    }
+
+    /** The key of one item of a run: {@code pk = run#<runId>}, {@code sk} as given. */
+    public static Map<String, AttributeValue> key(String runId, String sk) {
+        return Map.of(PK, AttributeValue.fromS(runPk(runId)), SK, AttributeValue.fromS(sk));
     }
 
     public static String runPk(String runId) {
