@@ -11,7 +11,7 @@ import batchpipe.worker.hash.Backoff;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.hash.HashItemWriter;
 import batchpipe.worker.priming.WorkerPriming;
-import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.record.TaskBooks;
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.ScanExecutor;
 import batchpipe.worker.task.Invocation;
@@ -79,7 +79,7 @@ public final class WorkerHandler implements RequestStreamHandler {
                 })
                 .register();
         ForkJoinPool pool = new ForkJoinPool(config.poolSize().threads());
-        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqsClient, config.tableName(), config.completionsQueueUrl());
+        TaskBooks records = TaskBooks.of(dynamoDb, sqsClient, config.tableName(), config.completionsQueueUrl());
         TaskProcessor tasks = new TaskProcessor(new TaskCodec(config.limits()), records,
                 new ScanExecutor(s3Client, new LogScanner(pool)),
                 new HashExecutor(pool, new HashItemWriter(dynamoDb, config.tableName(), Backoff.DYNAMODB)),

@@ -1,5 +1,7 @@
 package batchpipe.worker.task;
 
+import batchpipe.common.table.CallTimer;
+
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -7,11 +9,12 @@ import java.util.function.Supplier;
  * The DynamoDB write calls one task made, with their total and slowest latency: the figure the
  * published Rust-versus-Python DynamoDB comparison measured.
  */
-public final class WriteStats {
+public final class WriteStats implements CallTimer {
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong totalMicros = new AtomicLong();
     private final AtomicLong maxMicros = new AtomicLong();
 
+    @Override
     public <T> T time(Supplier<T> call) {
         long start = System.nanoTime();
         try {
