@@ -19,12 +19,12 @@ public record CountAccuracy(boolean countsExact, long maxOverCount, boolean dist
     }
 
     /** {@code {"counts":"approximate","maxOverCount":12,"distinct":"estimated"}}: no maxOverCount when exact. */
-    Map<String, Object> stored() {
-        Map<String, Object> fields = new java.util.LinkedHashMap<>();
-        fields.put("counts", countsExact ? "exact" : "approximate");
-        if (!countsExact) fields.put("maxOverCount", maxOverCount);
-        fields.put("distinct", distinctExact ? "exact" : "estimated");
-        return fields;
+    AttributeValue stored() {
+        Map<String, AttributeValue> fields = new java.util.LinkedHashMap<>();
+        fields.put("counts", AttributeValue.fromS(countsExact ? "exact" : "approximate"));
+        if (!countsExact) fields.put("maxOverCount", AttributeValue.fromN(Long.toString(maxOverCount)));
+        fields.put("distinct", AttributeValue.fromS(distinctExact ? "exact" : "estimated"));
+        return AttributeValue.fromM(fields);
     }
 
     static CountAccuracy read(Map<String, AttributeValue> fields, String what) {

@@ -37,16 +37,16 @@ public record RunRecord(String runId, String label, String spec, Planned planned
     public Map<String, AttributeValue> toItem() {
         ItemWriter item = new ItemWriter();
         item.putAll(TableKeys.key(runId, TableKeys.RUN_SK));
-        Map<String, Object> plannedCounts = new LinkedHashMap<>();
-        plannedCounts.put("scan", planned.scan());
-        plannedCounts.put("hash", planned.hash());
-        plannedCounts.put("total", planned.total());
-        item.put("runId", runId).put("label", label).put("spec", spec).put("planned", plannedCounts)
+        Map<String, AttributeValue> plannedCounts = new LinkedHashMap<>();
+        plannedCounts.put("scan", AttributeValue.fromN(Long.toString(planned.scan())));
+        plannedCounts.put("hash", AttributeValue.fromN(Long.toString(planned.hash())));
+        plannedCounts.put("total", AttributeValue.fromN(Long.toString(planned.total())));
+        item.put("runId", runId).put("label", label).put("spec", spec).put("planned", AttributeValue.fromM(plannedCounts))
                 .put("hashesPlanned", hashesPlanned).put("createdAt", createdAt).put("status", status).put("shards", shards)
                 .put("enqueued", enqueued).put("enqueueError", enqueueError)
                 .put("completionSentBy", completionSentBy).put("completionSentAt", completionSentAt);
         if (completeShards != null && !completeShards.isEmpty()) {
-            item.putAll(Map.of("completeShards", AttributeValue.fromSs(completeShards)));
+            item.put("completeShards", AttributeValue.fromSs(completeShards));
         }
         return item.item();
     }

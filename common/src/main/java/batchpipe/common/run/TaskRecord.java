@@ -62,9 +62,9 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
                     .put("countBy", scan.countBy()).put("countByDistinct", scan.countByDistinct())
                     .put("countByOther", scan.countByOther()).put("matches", scan.matches());
             if (scan.countByAccuracy() != null) {
-                Map<String, Object> accuracy = new TreeMap<>();
+                Map<String, AttributeValue> accuracy = new TreeMap<>();
                 scan.countByAccuracy().forEach((path, a) -> accuracy.put(path, a.stored()));
-                item.put("countByAccuracy", accuracy);
+                item.put("countByAccuracy", AttributeValue.fromM(accuracy));
             }
         }
         if (hash != null) item.put("hashes", hash.hashes()).put("cost", hash.cost());
