@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * The local AWS: the emulators ({@link Emulators}: ElasticMQ, S3Proxy, dynalite) and in them the
- * queues, table and bucket template.yaml declares ({@link StackResources}), with the clients that reach them. Code reaches it only through the standard SDK endpoint settings, which {@link #endpointSettings()}
+ * queues, table and bucket template.yaml declares ({@link StackResources}), with the clients that reach
+ * them. Code reaches it only through the standard SDK endpoint settings, which {@link #endpointSettings()}
  * lists for a shell and {@link #useForThisProcess()} sets as system properties for in-process functions.
  */
 public final class LocalStack implements AutoCloseable {
