@@ -122,7 +122,7 @@ public final class RunPlanner {
             runs.markEnqueueFailed(runId, sent.get(), e.getMessage());
             throw e;
         }
-        runs.markEnqueued(runId, enqueued);
+        runs.markEnqueued(runId, enqueued, clock.millis());
         LOG.info("run planned and enqueued", "runId", runId, "scan", plannedScan, "hash", plannedHash, "enqueued", enqueued);
         return new PlanResult(runId, plannedScan, plannedHash, enqueued, seconds(started));
     }

@@ -101,7 +101,7 @@ class RunPlannerTest {
         order.verify(runs).create(argThat(r -> r.runId().equals("r1")));
         order.verify(runs).createProgressShards(eq("r1"), anyList(), anyInt());
         order.verify(publisher).publish(anyList(), any());
-        order.verify(runs).markEnqueued("r1", 5);
+        order.verify(runs).markEnqueued("r1", 5, NOW_MILLIS);
     }
 
     @Test
@@ -175,7 +175,7 @@ class RunPlannerTest {
         assertThat(result.plannedScan()).isEqualTo(1);
         assertThat(result.plannedHash()).isEqualTo(2);
         assertThat(result.enqueued()).isEqualTo(3);
-        verify(runs).markEnqueued("r1", 3);
+        verify(runs).markEnqueued("r1", 3, NOW_MILLIS);
     }
 
     @Test
@@ -194,7 +194,7 @@ class RunPlannerTest {
         assertThat(result.enqueued()).isZero();
         verify(publisher, never()).publish(anyList(), any());
         verify(runs, never()).createProgressShards(anyString(), anyList(), anyInt());
-        verify(runs, never()).markEnqueued(anyString(), anyLong());
+        verify(runs, never()).markEnqueued(anyString(), anyLong(), anyLong());
     }
 
     @Test

@@ -11,6 +11,7 @@ import batchpipe.worker.hash.Backoff;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.hash.HashItemWriter;
 import batchpipe.worker.priming.WorkerPriming;
+import batchpipe.worker.record.InvocationBooks;
 import batchpipe.worker.record.TaskBooks;
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.ScanExecutor;
@@ -85,7 +86,8 @@ public final class WorkerHandler implements RequestStreamHandler {
                 new HashExecutor(pool, new HashItemWriter(dynamoDb, config.tableName(), Backoff.DYNAMODB)),
                 config.maxReceiveCount(), Clock.systemUTC());
         // Enough messages in flight to keep the pool busy while others wait on S3 or DynamoDB.
-        this.batches = new BatchProcessor(tasks, Math.max(4, 2 * config.poolSize().threads()), config.safetyMarginMs());
+        this.batches = new BatchProcessor(tasks, new InvocationBooks(dynamoDb, config.tableName(), records)::finish,
+                Math.max(4, 2 * config.poolSize().threads()), config.safetyMarginMs());
         this.metrics = MetricsFactory.getMetricsInstance();
         metrics.setNamespace(config.metricsNamespace());
         metrics.setDefaultDimensions(DimensionSet.of("Service", config.serviceName()));

@@ -22,10 +22,20 @@ import java.util.Map;
  * @param completeShards    the shards whose tasks have all been counted
  * @param completionSentBy  the task whose count completed the run and whose worker notified the aggregator
  * @param completionSentAt  when that worker claimed the notification (epoch ms)
+ * @param sendFinishedAt    when the producer had sent its last task (epoch ms): planning is createdAt to this;
+ *                          null until then, and on runs stored before it was kept
  */
 public record RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
                         String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
-                        String completionSentBy, Long completionSentAt) {
+                        String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+
+    /** A record without the end of sending. */
+    public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
+                     String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
+                     String completionSentBy, Long completionSentAt) {
+        this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
+                completionSentBy, completionSentAt, null);
+    }
 
     /** A new run's record, as the producer writes it. */
     public static RunRecord planned(String runId, String label, String spec, Planned planned, long hashesPlanned,
@@ -44,7 +54,8 @@ public record RunRecord(String runId, String label, String spec, Planned planned
         item.put("runId", runId).put("label", label).put("spec", spec).put("planned", AttributeValue.fromM(plannedCounts))
                 .put("hashesPlanned", hashesPlanned).put("createdAt", createdAt).put("status", status).put("shards", shards)
                 .put("enqueued", enqueued).put("enqueueError", enqueueError)
-                .put("completionSentBy", completionSentBy).put("completionSentAt", completionSentAt);
+                .put("completionSentBy", completionSentBy).put("completionSentAt", completionSentAt)
+                .put("sendFinishedAt", sendFinishedAt);
         if (completeShards != null && !completeShards.isEmpty()) {
             item.put("completeShards", AttributeValue.fromSs(completeShards));
         }
@@ -65,6 +76,7 @@ public record RunRecord(String runId, String label, String spec, Planned planned
         return new RunRecord(item.requiredString("runId"), item.string("label"), item.string("spec"), planned,
                 item.longOr("hashesPlanned", 0), item.longOr("createdAt", 0), item.string("status"),
                 Math.toIntExact(item.longOr("shards", 0)), item.longOrNull("enqueued"), item.string("enqueueError"),
-                complete == null ? List.of() : complete, item.string("completionSentBy"), item.longOrNull("completionSentAt"));
+                complete == null ? List.of() : complete, item.string("completionSentBy"), item.longOrNull("completionSentAt"),
+                item.longOrNull("sendFinishedAt"));
     }
 }

@@ -24,14 +24,25 @@ import java.util.TreeMap;
  * @param hash        a hash batch's result; null for a scan task or a batch that did not hash
  * @param recordedBy  who wrote it when that was not a worker ({@code dead-letter recorder})
  * @param deadLetter  set when its message went through the dead-letter queue
+ * @param sentAt      when SQS accepted the message that finished it (its {@code SentTimestamp}, epoch ms);
+ *                    null on records written before it was kept, or when SQS did not say
  */
 public record TaskRecord(String runId, String taskId, String kind, TaskStatus status, String reason,
                          Long enqueuedAt, long startedAt, long finishedAt, long durationMs, Integer attempt,
                          WorkerInvocation invocation, WriteTimes writes, ScanOutcome scan, HashOutcome hash,
-                         String recordedBy, DeadLetter deadLetter) {
+                         String recordedBy, DeadLetter deadLetter, Long sentAt) {
 
     public TaskRecord {
         if (invocation == null) invocation = WorkerInvocation.NONE;
+    }
+
+    /** A record without the message's SentTimestamp. */
+    public TaskRecord(String runId, String taskId, String kind, TaskStatus status, String reason,
+                      Long enqueuedAt, long startedAt, long finishedAt, long durationMs, Integer attempt,
+                      WorkerInvocation invocation, WriteTimes writes, ScanOutcome scan, HashOutcome hash,
+                      String recordedBy, DeadLetter deadLetter) {
+        this(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt, invocation, writes,
+                scan, hash, recordedBy, deadLetter, null);
     }
 
     public boolean done() {
@@ -41,7 +52,7 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
     /** The same record with its DynamoDB writes stated (known only just before it is written). */
     public TaskRecord withWrites(WriteTimes writes) {
         return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt,
-                invocation, writes, scan, hash, recordedBy, deadLetter);
+                invocation, writes, scan, hash, recordedBy, deadLetter, sentAt);
     }
 
     /** The item: its key and every attribute that has a value. */
@@ -70,6 +81,7 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
         if (hash != null) item.put("hashes", hash.hashes()).put("cost", hash.cost());
         item.put("recordedBy", recordedBy);
         if (deadLetter != null) item.put("deadLetteredAt", deadLetter.at()).put("deadLetterReceives", deadLetter.receives());
+        item.put("sentAt", sentAt);
         return item.item();
     }
 
@@ -101,7 +113,7 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
         return new TaskRecord(item.requiredString("runId"), item.requiredString("taskId"), item.string("kind"),
                 TaskStatus.fromWireName(item.requiredString("status")), item.string("reason"), item.longOrNull("enqueuedAt"),
                 item.longOr("startedAt", 0), item.longOr("finishedAt", 0), item.longOr("durationMs", 0), item.intOrNull("attempt"),
-                WorkerInvocation.readFrom(item), writes, scan, hash, item.string("recordedBy"), deadLetter);
+                WorkerInvocation.readFrom(item), writes, scan, hash, item.string("recordedBy"), deadLetter, item.longOrNull("sentAt"));
     }
 
     private static double doubleOr(ItemReader item, String name) {
@@ -115,5 +127,5 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
             "requestId", "functionName", "functionVersion", "memoryMb", "architecture", "threads", "vcpuShare", "coldStart", "initMs",
             "ddbWriteCalls", "ddbWriteMsTotal", "ddbWriteMsMax",
             "bucket", "key", "events", "malformed", "malformedLines", "oversizedLines", "bytes", "compressedBytes", "countBy", "matches",
-            "hashes", "cost", "countByAccuracy", "countByDistinct", "countByOther", "deadLetterReceives", "deadLetteredAt", "recordedBy");
+            "hashes", "cost", "countByAccuracy", "countByDistinct", "countByOther", "deadLetterReceives", "deadLetteredAt", "recordedBy", "sentAt");
 }

@@ -85,8 +85,8 @@ public final class ProgressShards {
     }
 
     /** Whether the run has a run record with its shard count: a task of an unknown run can be neither counted nor reported. */
-    public boolean runExists(String runId) {
-        return shardCount(runId) != null;
+    public boolean runExists(String runId, CallTimer timer) {
+        return shardCount(runId, timer) != null;
     }
 
     /**
@@ -94,7 +94,7 @@ public final class ProgressShards {
      * has claimed sending its completion (null when nobody yet).
      */
     public record Count(boolean runComplete, String completionClaimedBy) {
-        static final Count RUN_NOT_COMPLETE = new Count(false, null);
+        public static final Count RUN_NOT_COMPLETE = new Count(false, null);
     }
 
     /**
@@ -106,14 +106,14 @@ public final class ProgressShards {
      *                               acknowledge a task that was not counted
      */
     public Count countOnce(String runId, String taskId, TaskStatus status, CallTimer timer) {
-        Integer shards = shardCount(runId);
+        Integer shards = shardCount(runId, timer);
         if (shards == null) {
             throw new IllegalStateException("run " + runId + " has no run record; task " + taskId + " cannot be counted");
         }
         int shard = shardOf(taskId, shards);
         Map<String, AttributeValue> progress;
         try {
-            UpdateItemResponse response = timer.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
+            UpdateItemResponse response = timer.time(TableCall.PROGRESS_UPDATE, () -> dynamoDb.updateItem(b -> b.tableName(table)
                     .key(TableKeys.key(runId, TableKeys.progressSk(shard)))
                     .updateExpression("ADD counted :id, #status :one")
                     .conditionExpression("attribute_exists(pk) AND NOT contains(counted, :taskId)")
@@ -125,8 +125,8 @@ public final class ProgressShards {
                     .returnValues(ReturnValue.ALL_NEW)));
             progress = response.attributes();
         } catch (ConditionalCheckFailedException alreadyCounted) {
-            progress = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
-                    .key(TableKeys.key(runId, TableKeys.progressSk(shard)))).item();
+            progress = timer.time(TableCall.PROGRESS_READ, () -> dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                    .key(TableKeys.key(runId, TableKeys.progressSk(shard))))).item();
             if (progress == null || progress.isEmpty()) {
                 throw new IllegalStateException("run " + runId + " has no progress shard " + shard + "; task " + taskId + " cannot be counted");
             }
@@ -135,7 +135,7 @@ public final class ProgressShards {
         if (counted.counted().size() < counted.planned()) {
             return Count.RUN_NOT_COMPLETE;
         }
-        UpdateItemResponse run = timer.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
+        UpdateItemResponse run = timer.time(TableCall.RUN_SHARD_UPDATE, () -> dynamoDb.updateItem(b -> b.tableName(table)
                 .key(TableKeys.key(runId, TableKeys.RUN_SK))
                 .updateExpression("ADD completeShards :shard")
                 .expressionAttributeValues(Map.of(":shard", AttributeValue.fromSs(List.of(Integer.toString(shard)))))
@@ -185,11 +185,11 @@ public final class ProgressShards {
         }
     }
 
-    private Integer shardCount(String runId) {
+    private Integer shardCount(String runId, CallTimer timer) {
         Integer cached = shardCounts.get(runId);
         if (cached != null) return cached;
-        GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
-                .key(TableKeys.key(runId, TableKeys.RUN_SK)).projectionExpression("shards"));
+        GetItemResponse response = timer.time(TableCall.RUN_RECORD_READ, () -> dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(TableKeys.key(runId, TableKeys.RUN_SK)).projectionExpression("shards")));
         if (!response.hasItem() || response.item().isEmpty() || !response.item().containsKey("shards")) {
             return null;
         }

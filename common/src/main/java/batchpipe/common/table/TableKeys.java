@@ -13,6 +13,7 @@ import java.util.Map;
  * run#&lt;runId&gt; / hash#&lt;taskId&gt;#&lt;index&gt;    one bcrypt hash
  * run#&lt;runId&gt; / progress#&lt;shard&gt;         which tasks have been counted (idempotent sets)
  * run#&lt;runId&gt; / attempt#&lt;taskId&gt;         the last error of a task's failed delivery (read by the dead-letter recorder)
+ * run#&lt;runId&gt; / invocation#&lt;requestId&gt;  a worker invocation's part in the run: cold start, DynamoDB call latencies
  * run#&lt;runId&gt; / summary                  the aggregator's report
  * </pre>
  */
@@ -25,6 +26,7 @@ public final class TableKeys {
     public static final String HASH_PREFIX = "hash#";
     public static final String PROGRESS_PREFIX = "progress#";
     public static final String ATTEMPT_PREFIX = "attempt#";
+    public static final String INVOCATION_PREFIX = "invocation#";
 
     private TableKeys() {
     }

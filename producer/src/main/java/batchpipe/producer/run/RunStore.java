@@ -39,11 +39,13 @@ public final class RunStore {
         progress.create(runId, taskIds, shards);
     }
 
-    public void markEnqueued(String runId, long enqueued) {
+    /** Every task was sent: how many, and when the last one was (the end of the run's planning phase). */
+    public void markEnqueued(String runId, long enqueued, long sendFinishedAt) {
         dynamoDb.updateItem(b -> b.tableName(table)
                 .key(TableKeys.key(runId, TableKeys.RUN_SK))
-                .updateExpression("SET enqueued = :n")
-                .expressionAttributeValues(Map.of(":n", AttributeValue.fromN(Long.toString(enqueued)))));
+                .updateExpression("SET enqueued = :n, sendFinishedAt = :at")
+                .expressionAttributeValues(Map.of(":n", AttributeValue.fromN(Long.toString(enqueued)),
+                        ":at", AttributeValue.fromN(Long.toString(sendFinishedAt)))));
     }
 
     /** A run whose tasks could not all be sent: status {@code enqueue-failed}, with how many were sent and why. */

@@ -146,17 +146,17 @@ class RunStoreTest {
     }
 
     @Test
-    void markEnqueued_setsTheEnqueuedCountOnTheRunRecord() {
+    void markEnqueued_setsTheEnqueuedCountAndWhenSendingFinishedOnTheRunRecord() {
         doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
 
-        store.markEnqueued("r1", 2_540);
+        store.markEnqueued("r1", 2_540, 9_000L);
 
         ArgumentCaptor<UpdateItemRequest> captor = ArgumentCaptor.forClass(UpdateItemRequest.class);
         verify(dynamoDb).updateItem(captor.capture());
         UpdateItemRequest request = captor.getValue();
         assertThat(request.tableName()).isEqualTo("batchpipe-table");
         assertThat(request.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("run")));
-        assertThat(request.updateExpression()).isEqualTo("SET enqueued = :n");
-        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":n", AttributeValue.fromN("2540")));
+        assertThat(request.updateExpression()).isEqualTo("SET enqueued = :n, sendFinishedAt = :at");
+        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":n", AttributeValue.fromN("2540"), ":at", AttributeValue.fromN("9000")));
     }
 }

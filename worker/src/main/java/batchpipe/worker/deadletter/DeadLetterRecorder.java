@@ -5,6 +5,7 @@ import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
 import batchpipe.common.run.WorkerInvocation;
 import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.common.task.InvalidTaskException;
 import batchpipe.common.task.NotATaskException;
 import batchpipe.common.task.Task;
@@ -101,31 +102,37 @@ public final class DeadLetterRecorder {
     }
 
     private boolean finish(SQSMessage message, String runId, String taskId, String kind, Long enqueuedAt, int receives) {
-        if (!books.runExists(runId)) {
+        if (!books.runExists(runId, CallTimer.UNTIMED)) {
             poison.send(message, "run " + runId + " has no run record: task " + taskId + " cannot be recorded against it");
             LOG.warn("dead-lettered task of a run that has no run record; moved to the poison queue");
             return true;
         }
         // nobody reports on the recorder's own writes: its records have no invocation to attribute them to
         CallTimer writes = CallTimer.UNTIMED;
-        Optional<TaskRecord> existing = records.find(runId, taskId);
+        Optional<TaskRecord> existing = records.find(runId, taskId, writes);
         TaskStatus status;
         if (existing.isPresent()) {
             status = existing.get().status();
             records.markDeadLettered(runId, taskId, receives, clock.millis());
-            books.count(runId, taskId, status, writes);
+            announceIfComplete(runId, taskId, books.count(runId, taskId, status, writes));
         } else {
             String reason = "reached the dead-letter queue (SQS receive count " + receives + "); "
                     + records.lastAttemptError(runId, taskId).map(e -> "last error: " + e)
                     .orElse("no delivery recorded an error (the worker crashed, timed out or could not write)");
             TaskBooks.Recorded recorded = books.close(failedRecord(runId, taskId, kind, enqueuedAt, reason, receives), writes);
             status = recorded.status();
+            announceIfComplete(runId, taskId, recorded.count());
             // close counted it; the mark comes after, and a crash before it only leaves the mark
             // to the next delivery of this message.
             records.markDeadLettered(runId, taskId, receives, clock.millis());
         }
         LOG.info("dead-lettered task recorded and counted", "status", status.wireName(), "receives", receives);
         return true;
+    }
+
+    /** The recorder writes no invocation records, so it announces a run it completed at once. */
+    private void announceIfComplete(String runId, String taskId, ProgressShards.Count count) {
+        if (count.runComplete()) books.announceCompletion(runId, taskId, count.completionClaimedBy(), CallTimer.UNTIMED);
     }
 
     private TaskRecord failedRecord(String runId, String taskId, String kind, Long enqueuedAt, String reason, int receives) {

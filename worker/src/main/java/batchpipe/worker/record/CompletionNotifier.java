@@ -4,6 +4,7 @@ import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.table.TableKeys;
 import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.TableCall;
 import batchpipe.common.table.ProgressShards;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -47,7 +48,7 @@ public final class CompletionNotifier {
             return;
         }
         try {
-            writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
+            writes.time(TableCall.COMPLETION_CLAIM, () -> dynamoDb.updateItem(b -> b.tableName(table)
                     .key(TableKeys.key(runId, TableKeys.RUN_SK))
                     .updateExpression("SET " + CLAIM + " = :task, " + CLAIMED_AT + " = if_not_exists(" + CLAIMED_AT + ", :now)")
                     .conditionExpression("attribute_not_exists(" + CLAIM + ") OR " + CLAIM + " = :task")

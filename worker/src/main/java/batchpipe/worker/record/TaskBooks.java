@@ -12,9 +12,10 @@ import java.util.function.Supplier;
 /**
  * Closes a task's books, in the one order that loses nothing: its final record is written once
  * ({@link TaskRecords}), then it is counted once on the run ({@link ProgressShards}), then, when that
- * count completed the run, the aggregator is told ({@link CompletionNotifier}). A crash between two steps
- * leaves the message unacknowledged; its redelivery finds the record and finishes the rest, since each
- * step is idempotent.
+ * count completed the run, the aggregator is told ({@link CompletionNotifier}): at once by the dead-letter
+ * recorder, at the end of the invocation by the worker ({@code InvocationBooks}). A crash between two
+ * steps leaves the message unacknowledged; its redelivery finds the record and finishes the rest, since
+ * each step is idempotent.
  */
 public final class TaskBooks {
     private final TaskRecords records;
@@ -38,12 +39,15 @@ public final class TaskBooks {
     }
 
     /** Whether the run has a run record: a task of an unknown run can be neither counted nor reported. */
-    public boolean runExists(String runId) {
-        return progress.runExists(runId);
+    public boolean runExists(String runId, CallTimer timer) {
+        return progress.runExists(runId, timer);
     }
 
-    /** What {@link #close} did: wrote the record, or found one an earlier delivery wrote, and its stored status. */
-    public record Recorded(boolean written, TaskStatus status) {
+    /**
+     * What {@link #close} did: wrote the record, or found one an earlier delivery wrote; its stored status;
+     * and what counting it found (whether the run is now complete).
+     */
+    public record Recorded(boolean written, TaskStatus status, ProgressShards.Count count) {
     }
 
     /**
@@ -54,20 +58,23 @@ public final class TaskBooks {
     public Recorded close(TaskRecord record, CallTimer timer) {
         boolean written = records.putIfAbsent(record, timer);
         TaskStatus status = written ? record.status()
-                : records.find(record.runId(), record.taskId()).map(TaskRecord::status).orElseThrow(() -> new IllegalStateException(
+                : records.find(record.runId(), record.taskId(), timer).map(TaskRecord::status).orElseThrow(() -> new IllegalStateException(
                         "task " + record.taskId() + " of run " + record.runId() + ": the put found a record that a consistent read then did not"));
-        count(record.runId(), record.taskId(), status, timer);
-        return new Recorded(written, status);
+        return new Recorded(written, status, count(record.runId(), record.taskId(), status, timer));
     }
 
     /**
-     * Counts a recorded task once; when that completes the run, notifies the aggregator (once, see
-     * {@link CompletionNotifier}).
+     * Counts a recorded task once. When the answer says the run is complete, the caller must
+     * {@link #announceCompletion} before it acknowledges the message.
      *
      * @throws IllegalStateException when the task cannot be counted (no run record or shard): the message must not be acknowledged
      */
-    public void count(String runId, String taskId, TaskStatus status, CallTimer timer) {
-        ProgressShards.Count count = progress.countOnce(runId, taskId, status, timer);
-        if (count.runComplete()) completions.notifyOnce(runId, taskId, count.completionClaimedBy(), timer);
+    public ProgressShards.Count count(String runId, String taskId, TaskStatus status, CallTimer timer) {
+        return progress.countOnce(runId, taskId, status, timer);
+    }
+
+    /** Tells the aggregator that the run is complete, once (see {@link CompletionNotifier}). */
+    public void announceCompletion(String runId, String taskId, String claimedBy, CallTimer timer) {
+        completions.notifyOnce(runId, taskId, claimedBy, timer);
     }
 }

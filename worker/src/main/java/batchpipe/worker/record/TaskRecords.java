@@ -2,6 +2,7 @@ package batchpipe.worker.record;
 
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.TableCall;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -30,9 +31,9 @@ public final class TaskRecords {
     }
 
     /** The task's final record, if one was written by an earlier delivery. */
-    public Optional<TaskRecord> find(String runId, String taskId) {
-        GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
-                .key(TableKeys.key(runId, TableKeys.taskSk(taskId))));
+    public Optional<TaskRecord> find(String runId, String taskId, CallTimer timer) {
+        GetItemResponse response = timer.time(TableCall.TASK_RECORD_READ, () -> dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(TableKeys.key(runId, TableKeys.taskSk(taskId)))));
         return response.hasItem() && !response.item().isEmpty()
                 ? Optional.of(TaskRecord.fromItem(response.item())) : Optional.empty();
     }
@@ -44,7 +45,7 @@ public final class TaskRecords {
      */
     public boolean putIfAbsent(TaskRecord record, CallTimer timer) {
         try {
-            timer.time(() -> dynamoDb.putItem(b -> b.tableName(table)
+            timer.time(TableCall.TASK_RECORD_PUT, () -> dynamoDb.putItem(b -> b.tableName(table)
                     .item(record.toItem())
                     .conditionExpression("attribute_not_exists(pk)")));
             return true;
@@ -58,13 +59,13 @@ public final class TaskRecords {
      * after its last receive (the dead-letter recorder) can say why it failed. One small item per task,
      * overwritten by each failed delivery; nothing is written for deliveries that succeed.
      */
-    public void recordAttemptError(String runId, String taskId, int attempt, String error, long atMillis) {
+    public void recordAttemptError(String runId, String taskId, int attempt, String error, long atMillis, CallTimer timer) {
         Map<String, AttributeValue> item = new HashMap<>(TableKeys.key(runId, TableKeys.attemptSk(taskId)));
         item.put("taskId", AttributeValue.fromS(taskId));
         item.put("attempt", AttributeValue.fromN(Integer.toString(attempt)));
         item.put("error", AttributeValue.fromS(error.length() <= MAX_ERROR_CHARS ? error : error.substring(0, MAX_ERROR_CHARS) + "…"));
         item.put("at", AttributeValue.fromN(Long.toString(atMillis)));
-        dynamoDb.putItem(b -> b.tableName(table).item(item));
+        timer.time(TableCall.ATTEMPT_ERROR_PUT, () -> dynamoDb.putItem(b -> b.tableName(table).item(item)));
     }
 
     /** The last error a failed delivery of the task recorded, if any, as "attempt N: error". */

@@ -6,6 +6,7 @@ import batchpipe.common.run.ScanOutcome;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
 import batchpipe.common.run.WriteTimes;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.InvalidTaskException;
 import batchpipe.common.task.NotATaskException;
@@ -13,6 +14,7 @@ import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.batch.ReceiveCount;
+import batchpipe.worker.batch.SentTimestamp;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.record.CountByForRecord;
 import batchpipe.worker.record.TaskBooks;
@@ -62,7 +64,11 @@ public final class TaskProcessor {
         this.clock = clock;
     }
 
-    public boolean process(SQSMessage message, Invocation invocation, TaskMetrics metrics) {
+    /**
+     * @param ledger where the invocation keeps this task's DynamoDB calls and any run it completes, which
+     *               the invocation announces at its end (so a true answer still waits for that)
+     */
+    public boolean process(SQSMessage message, Invocation invocation, TaskMetrics metrics, InvocationLedger ledger) {
         Instant startedAt = clock.instant();
         int attempt = receiveCount(message);
         Task task;
@@ -79,11 +85,11 @@ public final class TaskProcessor {
                 LOG.warn("task rejected", "reason", e.getMessage());
                 metrics.task(e.kind(), "rejected", 0);
                 return recordQuietly(finalRecord(e.runId(), e.taskId(), e.kind(), null, TaskStatus.REJECTED, e.getMessage(),
-                        startedAt, attempt, invocation, null), new WriteStats());
+                        startedAt, attempt, invocation, null, message), ledger.statsFor(e.runId()), ledger, message);
             });
         }
         return StructuredLog.withContext(identifiers(task.runId(), task.taskId(), message),
-                () -> run(task, message, invocation, metrics, startedAt, attempt));
+                () -> run(task, message, invocation, metrics, startedAt, attempt, ledger));
     }
 
     private static Map<String, String> identifiers(String runId, String taskId, SQSMessage message) {
@@ -94,19 +100,21 @@ public final class TaskProcessor {
         return ids;
     }
 
-    private boolean run(Task task, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt) {
-        WriteStats writes = new WriteStats();
+    private boolean run(Task task, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt,
+                        InvocationLedger ledger) {
+        WriteStats writes = ledger.statsFor(task.runId());
         try {
-            if (!books.runExists(task.runId())) {
+            if (!books.runExists(task.runId(), writes)) {
                 // Nothing could count or report it: fail it, so it reaches the dead-letter queue (and from
                 // there the poison queue) instead of leaving a record that no run will ever read.
                 LOG.warn("task of a run that has no run record; failing it so it reaches the dead-letter queue", "attempt", attempt);
                 return false;
             }
-            Optional<TaskRecord> earlier = books.records().find(task.runId(), task.taskId());
+            Optional<TaskRecord> earlier = books.records().find(task.runId(), task.taskId(), writes);
             if (earlier.isPresent()) {
                 // A redelivery of a finished task: change nothing, only finish its bookkeeping.
-                books.count(task.runId(), task.taskId(), earlier.get().status(), writes);
+                ProgressShards.Count count = books.count(task.runId(), task.taskId(), earlier.get().status(), writes);
+                closed(task.runId(), task.taskId(), count, ledger, message);
                 LOG.info("task already recorded; redelivery ignored");
                 return true;
             }
@@ -121,7 +129,7 @@ public final class TaskProcessor {
             LOG.warn("task rejected", "reason", e.getMessage());
             metrics.task(task.kind().wireName(), "rejected", elapsedMs(startedAt));
             return recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), TaskStatus.REJECTED,
-                    e.getMessage(), startedAt, attempt, invocation, null), writes);
+                    e.getMessage(), startedAt, attempt, invocation, null, message), writes, ledger, message);
         } catch (Exception e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
             String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -130,19 +138,19 @@ public final class TaskProcessor {
                         "attempt", attempt);
                 metrics.task(task.kind().wireName(), "failed", elapsedMs(startedAt));
                 recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), TaskStatus.FAILED,
-                        reason, startedAt, attempt, invocation, null), writes);
+                        reason, startedAt, attempt, invocation, null, message), writes, ledger, message);
             } else {
                 LOG.warn("task failed transiently; it will be retried", "attempt", attempt, "reason", reason);
                 metrics.task(task.kind().wireName(), "retried", elapsedMs(startedAt));
-                keepAttemptError(task, attempt, reason);
+                keepAttemptError(task, attempt, reason, writes);
             }
             return false;
         }
         TaskRecord record = finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(),
-                TaskStatus.DONE, null, startedAt, attempt, invocation, outcome);
-        TaskBooks.Recorded recorded = record(record, writes);
+                TaskStatus.DONE, null, startedAt, attempt, invocation, outcome, message);
+        TaskBooks.Recorded recorded = record(record, writes, ledger, message);
         if (recorded == null) {
-            keepAttemptError(task, attempt, "the task ran but its record could not be written or counted");
+            keepAttemptError(task, attempt, "the task ran but its record could not be written or counted", writes);
             return false;
         }
         if (recorded.written()) {
@@ -161,9 +169,9 @@ public final class TaskProcessor {
     }
 
     /** Best effort: the error only helps explain a task that later dead-letters. */
-    private void keepAttemptError(Task task, int attempt, String reason) {
+    private void keepAttemptError(Task task, int attempt, String reason, WriteStats writes) {
         try {
-            books.records().recordAttemptError(task.runId(), task.taskId(), attempt, reason, clock.millis());
+            books.records().recordAttemptError(task.runId(), task.taskId(), attempt, reason, clock.millis(), writes);
         } catch (RuntimeException e) {
             LOG.warn("could not keep the attempt's error", "reason", e.getMessage());
         }
@@ -194,23 +202,35 @@ public final class TaskProcessor {
     }
 
     private TaskRecord finalRecord(String runId, String taskId, String kind, Instant enqueuedAt, TaskStatus status,
-                                   String reason, Instant startedAt, int attempt, Invocation invocation, Outcome outcome) {
+                                   String reason, Instant startedAt, int attempt, Invocation invocation, Outcome outcome,
+                                   SQSMessage message) {
         long finishedAt = clock.instant().toEpochMilli();
         return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt == null ? null : enqueuedAt.toEpochMilli(),
                 startedAt.toEpochMilli(), finishedAt, finishedAt - startedAt.toEpochMilli(), attempt, invocation.forRecord(),
-                null, outcome == null ? null : outcome.scan(), outcome == null ? null : outcome.hash(), null, null);
+                null, outcome == null ? null : outcome.scan(), outcome == null ? null : outcome.hash(), null, null,
+                SentTimestamp.of(message));
     }
 
     /** Writes the final record; a failure to write it is transient, so the message comes back. */
-    private boolean recordQuietly(TaskRecord record, WriteStats writes) {
-        return record(record, writes) != null;
+    private boolean recordQuietly(TaskRecord record, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
+        return record(record, writes, ledger, message) != null;
+    }
+
+    /** The task is recorded and counted: the invocation says so, and announces the run at its end if this completed it. */
+    private static void closed(String runId, String taskId, ProgressShards.Count count, InvocationLedger ledger, SQSMessage message) {
+        ledger.taskClosed(runId);
+        if (count.runComplete()) {
+            ledger.runCompleted(new InvocationLedger.Completion(runId, taskId, count.completionClaimedBy(), message.getMessageId()));
+        }
     }
 
     /** Writes and counts the final record; null when that failed (the message must come back). */
-    private TaskBooks.Recorded record(TaskRecord record, WriteStats writes) {
+    private TaskBooks.Recorded record(TaskRecord record, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
         try {
-            // The write of the record itself is one more DynamoDB call of this task.
-            return books.close(record.withWrites(new WriteTimes(writes.calls() + 1, writes.totalMs(), writes.maxMs())), writes);
+            // The write of the record itself is one more DynamoDB call of this task (timed in the invocation record).
+            TaskBooks.Recorded recorded = books.close(record.withWrites(new WriteTimes(writes.calls() + 1, writes.totalMs(), writes.maxMs())), writes);
+            closed(record.runId(), record.taskId(), recorded.count(), ledger, message);
+            return recorded;
         } catch (RuntimeException e) {
             LOG.error("could not write or count the task record; the message will be retried", e);
             return null;

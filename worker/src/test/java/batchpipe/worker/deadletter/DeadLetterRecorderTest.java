@@ -5,6 +5,7 @@ import batchpipe.common.task.TaskLimits;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
 import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.worker.record.TaskBooks;
 import batchpipe.worker.record.TaskRecords;
 import batchpipe.worker.task.WriteStats;
@@ -50,11 +51,12 @@ class DeadLetterRecorderTest {
         records = mock(TaskRecords.class);
         when(books.records()).thenReturn(records);
         poison = mock(PoisonQueue.class);
-        when(books.runExists("r1")).thenReturn(true);
-        when(records.find(anyString(), anyString())).thenReturn(Optional.empty());
+        when(books.runExists(eq("r1"), any())).thenReturn(true);
+        when(books.count(anyString(), anyString(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
+        when(records.find(anyString(), anyString(), any())).thenReturn(Optional.empty());
         when(records.lastAttemptError(anyString(), anyString())).thenReturn(Optional.empty());
         when(books.close(any(TaskRecord.class), any())).thenAnswer(call ->
-                new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status()));
+                new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status(), ProgressShards.Count.RUN_NOT_COMPLETE));
         recorder = new DeadLetterRecorder(new TaskCodec(TaskLimits.defaults()), books, poison, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
@@ -103,7 +105,7 @@ class DeadLetterRecorderTest {
     void record_taskRecordedButNeverCountedIsCountedWithItsStoredStatus() {
         // Regression for "recorded done but never counted": the last delivery wrote the record and died
         // (or was throttled) before its count; the run could never complete.
-        when(records.find("r1", "hash-000002")).thenReturn(Optional.of(stored("hash-000002", TaskStatus.DONE)));
+        when(records.find(eq("r1"), eq("hash-000002"), any())).thenReturn(Optional.of(stored("hash-000002", TaskStatus.DONE)));
 
         SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6")));
 
@@ -139,7 +141,7 @@ class DeadLetterRecorderTest {
     @Test
     void record_failedStepReturnsOnlyThatMessageToTheQueue() {
         doThrow(new IllegalStateException("throttled")).when(books).count(eq("r1"), eq("hash-000003"), any(), any());
-        when(records.find("r1", "hash-000003")).thenReturn(Optional.of(stored("hash-000003", TaskStatus.DONE)));
+        when(records.find(eq("r1"), eq("hash-000003"), any())).thenReturn(Optional.of(stored("hash-000003", TaskStatus.DONE)));
         String other = HASH_BODY.replace("hash-000002", "hash-000003");
 
         SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6"), message("m2", other, "6")));
@@ -156,5 +158,15 @@ class DeadLetterRecorderTest {
         assertThat(recorded().taskId()).isEqualTo("hash-000002");
         assertThat(recorded().status()).isEqualTo(TaskStatus.FAILED);
         verifyNoInteractions(poison);
+    }
+
+    @Test
+    void record_aTaskWhoseCountCompletesTheRunAnnouncesTheRunAtOnce() {
+        when(books.close(any(TaskRecord.class), any())).thenReturn(
+                new TaskBooks.Recorded(true, TaskStatus.FAILED, new ProgressShards.Count(true, null)));
+
+        recorder.record(List.of(message("m1", HASH_BODY, "6")));
+
+        verify(books).announceCompletion(eq("r1"), eq("hash-000002"), eq(null), any());
     }
 }

@@ -3,6 +3,8 @@ package batchpipe.worker.record;
 import batchpipe.common.run.HashOutcome;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
+import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.worker.task.WriteStats;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -94,6 +96,12 @@ class TaskBooksTest {
         return Map.of("completeShards", AttributeValue.fromSs(List.of(shards)));
     }
 
+    /** What the worker does with a count: announce the run when it is complete (at the end of its invocation). */
+    private void countAndAnnounce(String runId, String taskId, TaskStatus status, CallTimer timer) {
+        ProgressShards.Count count = store.count(runId, taskId, status, timer);
+        if (count.runComplete()) store.announceCompletion(runId, taskId, count.completionClaimedBy(), timer);
+    }
+
     private List<UpdateItemRequest> updateRequests(int calls) {
         ArgumentCaptor<UpdateItemRequest> captor = ArgumentCaptor.forClass(UpdateItemRequest.class);
         verify(dynamoDb, times(calls)).updateItem(captor.capture());
@@ -117,7 +125,7 @@ class TaskBooksTest {
     void find_readsTheTaskRecordConsistently() {
         items.put("task#" + TASK, stored("done"));
 
-        Optional<TaskRecord> found = store.records().find("r1", TASK);
+        Optional<TaskRecord> found = store.records().find("r1", TASK, CallTimer.UNTIMED);
 
         assertThat(found).map(TaskRecord::status).contains(TaskStatus.DONE);
         assertThat(found).map(TaskRecord::hash).contains(new HashOutcome(3, 0));
@@ -130,7 +138,7 @@ class TaskBooksTest {
 
     @Test
     void find_ofATaskWithoutRecordIsEmpty() {
-        assertThat(store.records().find("r1", TASK)).isEmpty();
+        assertThat(store.records().find("r1", TASK, CallTimer.UNTIMED)).isEmpty();
     }
 
     // ---- close --------------------------------------------------------------------------
@@ -143,7 +151,9 @@ class TaskBooksTest {
 
         TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), writes);
 
-        assertThat(recorded).isEqualTo(new TaskBooks.Recorded(true, TaskStatus.DONE));
+        assertThat(recorded.written()).isTrue();
+        assertThat(recorded.status()).isEqualTo(TaskStatus.DONE);
+        assertThat(recorded.count().runComplete()).isFalse();
         ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
         verify(dynamoDb).putItem(put.capture());
         assertThat(put.getValue().tableName()).isEqualTo(TABLE);
@@ -177,7 +187,8 @@ class TaskBooksTest {
 
         TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), new WriteStats());
 
-        assertThat(recorded).isEqualTo(new TaskBooks.Recorded(false, TaskStatus.FAILED));
+        assertThat(recorded.written()).isFalse();
+        assertThat(recorded.status()).isEqualTo(TaskStatus.FAILED);
         UpdateItemRequest count = updateRequests(1).get(0);
         assertThat(count.expressionAttributeNames()).isEqualTo(Map.of("#status", "failed"));
         assertThat(count.conditionExpression()).isEqualTo("attribute_exists(pk) AND NOT contains(counted, :taskId)");
@@ -191,7 +202,7 @@ class TaskBooksTest {
         runWithShards(3);
         updates.put("progress#001", progress(5, TASK));
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         UpdateItemRequest request = updateRequests(1).get(0);
         assertThat(request.tableName()).isEqualTo(TABLE);
@@ -211,7 +222,7 @@ class TaskBooksTest {
         runWithShards(3);
         updates.put("progress#001", progress(5, "hash-000004", TASK));
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         updateRequests(1);
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
@@ -223,7 +234,7 @@ class TaskBooksTest {
         updates.put("progress#001", progress(2, "hash-000004", TASK));
         updates.put("run", completeShards("0", "1"));
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         UpdateItemRequest run = updateRequests(2).get(1);
         assertThat(run.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("run")));
@@ -239,7 +250,7 @@ class TaskBooksTest {
         updates.put("progress#001", progress(2, "hash-000004", TASK));
         updates.put("run", completeShards("0", "1", "2"));
 
-        store.count("r1", TASK, TaskStatus.REJECTED, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.REJECTED, new WriteStats());
 
         ArgumentCaptor<SendMessageRequest> captor = ArgumentCaptor.forClass(SendMessageRequest.class);
         verify(sqs).sendMessage(captor.capture());
@@ -254,7 +265,7 @@ class TaskBooksTest {
         updates.put("run", completeShards("0"));
         WriteStats writes = new WriteStats();
 
-        store.count("r1", TASK, TaskStatus.DONE, writes);
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, writes);
 
         assertThat(updateRequests(3).get(0).key().get("sk")).isEqualTo(AttributeValue.fromS("progress#000"));
         verify(sqs).sendMessage(any(SendMessageRequest.class));
@@ -267,7 +278,7 @@ class TaskBooksTest {
         updates.put("progress#001", null);
         items.put("progress#001", progress(5, TASK));
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         updateRequests(1);
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
@@ -277,7 +288,7 @@ class TaskBooksTest {
     void count_withoutRunRecordFailsRatherThanAcknowledgeAnUncountedTask() {
         // Regression: this used to log a warning and return, so the worker deleted the message of a task
         // that was recorded but never counted, and its run could never complete.
-        assertThatThrownBy(() -> store.count("r1", TASK, TaskStatus.DONE, new WriteStats()))
+        assertThatThrownBy(() -> countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("run r1 has no run record");
 
         verify(dynamoDb, never()).updateItem(any(UpdateItemRequest.class));
@@ -288,7 +299,7 @@ class TaskBooksTest {
     void count_withoutProgressShardFailsRatherThanAcknowledgeAnUncountedTask() {
         runWithShards(3);
 
-        assertThatThrownBy(() -> store.count("r1", TASK, TaskStatus.DONE, new WriteStats()))
+        assertThatThrownBy(() -> countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("no progress shard 1");
 
         updateRequests(1);
@@ -304,7 +315,7 @@ class TaskBooksTest {
         run.put("completionSentBy", AttributeValue.fromS("hash-000007"));
         updates.put("run", run);
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
         assertThat(updateRequests(2)).extracting(r -> r.key().get("sk").s()).containsExactly("progress#000", "run");
@@ -316,7 +327,7 @@ class TaskBooksTest {
         updates.put("progress#000", progress(1, TASK));
         updates.put("run", completeShards("0"));
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs).sendMessage(any(SendMessageRequest.class));
         UpdateItemRequest claim = updateRequests(3).get(2);
@@ -340,7 +351,7 @@ class TaskBooksTest {
             return UpdateItemResponse.builder().attributes(updates.get(sk)).build();
         }).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
     }
@@ -356,21 +367,21 @@ class TaskBooksTest {
         run.put("completionSentBy", AttributeValue.fromS(TASK));
         updates.put("run", run);
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs).sendMessage(any(SendMessageRequest.class));
     }
 
     @Test
     void runExists_isFalseWithoutRunRecord() {
-        assertThat(store.runExists("r1")).isFalse();
+        assertThat(store.runExists("r1", CallTimer.UNTIMED)).isFalse();
         runWithShards(2);
-        assertThat(store.runExists("r1")).isTrue();
+        assertThat(store.runExists("r1", CallTimer.UNTIMED)).isTrue();
     }
 
     @Test
     void recordAttemptError_keepsTheLastErrorBesideTheTaskAndItReadsBack() {
-        store.records().recordAttemptError("r1", TASK, 2, "IOException: reset", 1_000L);
+        store.records().recordAttemptError("r1", TASK, 2, "IOException: reset", 1_000L, CallTimer.UNTIMED);
 
         ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
         verify(dynamoDb).putItem(put.capture());
@@ -396,8 +407,8 @@ class TaskBooksTest {
         runWithShards(3);
         updates.put("progress#001", progress(5, TASK));
 
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
-        store.count("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         ArgumentCaptor<GetItemRequest> captor = ArgumentCaptor.forClass(GetItemRequest.class);
         verify(dynamoDb, times(1)).getItem(captor.capture());

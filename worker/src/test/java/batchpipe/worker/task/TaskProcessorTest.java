@@ -12,6 +12,7 @@ import batchpipe.common.run.TaskStatus;
 import batchpipe.common.run.WorkerInvocation;
 import batchpipe.common.run.WriteTimes;
 import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.worker.record.TaskBooks;
 import batchpipe.worker.record.TaskRecords;
 import batchpipe.worker.scan.ApproximateCounts;
@@ -60,6 +61,7 @@ class TaskProcessorTest {
     private static final long STARTED = 1_796_000_530_000L;   // 7 s later
     private static final long FINISHED = 1_796_000_532_500L;  // 2.5 s after the start
 
+    private final InvocationLedger ledger = new InvocationLedger();
     private TaskBooks books;
     private TaskRecords records;
     private ScanExecutor scans;
@@ -95,9 +97,10 @@ class TaskProcessorTest {
         books = mock(TaskBooks.class);
         records = mock(TaskRecords.class);
         when(books.records()).thenReturn(records);
-        when(books.runExists(anyString())).thenReturn(true);
+        when(books.runExists(anyString(), any())).thenReturn(true);
+        when(books.count(anyString(), anyString(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
         when(books.close(any(TaskRecord.class), any())).thenAnswer(call ->
-                new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status()));
+                new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status(), ProgressShards.Count.RUN_NOT_COMPLETE));
         scans = mock(ScanExecutor.class);
         hashes = mock(HashExecutor.class);
         processor = new TaskProcessor(new TaskCodec(TaskLimits.defaults()), books, scans, hashes, 3,
@@ -130,7 +133,7 @@ class TaskProcessorTest {
 
     @Test
     void process_notATaskReturnsFalseAndRecordsNothing() {
-        boolean deletable = processor.process(message("this is not a task", "1"), INVOCATION, metrics);
+        boolean deletable = processor.process(message("this is not a task", "1"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isFalse();
         verifyNoInteractions(books, records, scans, hashes);
@@ -140,22 +143,22 @@ class TaskProcessorTest {
     void process_invalidTaskIsRecordedRejectedWithTheReason() {
         String body = HASH_BODY.replace("\"cost\":4", "\"cost\":20");
 
-        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
         assertThat(recorded()).isEqualTo(new TaskRecord("r1", "hash-000001", "hash", TaskStatus.REJECTED,
                 "'cost' is 20, outside the allowed range 4 to 14 (MAX_HASH_COST)", null, STARTED, FINISHED, 2_500L, 1,
                 RECORDED_INVOCATION, ONLY_THE_RECORD_PUT, null, null, null, null));
-        verify(records, never()).find(anyString(), anyString());
+        verify(records, never()).find(anyString(), anyString(), any());
         verifyNoInteractions(scans, hashes);
     }
 
     @Test
     void process_successIsRecordedDoneWithTheResult() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
         assertThat(recorded()).isEqualTo(new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, ENQUEUED,
@@ -165,10 +168,10 @@ class TaskProcessorTest {
 
     @Test
     void process_transientFailureBelowMaxReceiveCountReturnsFalseAndRecordsNothing() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isFalse();
         verify(books, never()).close(any(), any());
@@ -177,10 +180,10 @@ class TaskProcessorTest {
 
     @Test
     void process_transientFailureOnTheLastReceiveIsRecordedFailedAndReturnsFalse() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isFalse();
         TaskRecord record = recorded();
@@ -194,23 +197,23 @@ class TaskProcessorTest {
 
     @Test
     void process_transientFailureAfterTheLastReceiveIsRecordedToo() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION, metrics)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION, metrics, ledger)).isFalse();
         assertThat(recorded().status()).isEqualTo(TaskStatus.FAILED);
         assertThat(recorded().attempt()).isEqualTo(5);
     }
 
     @Test
     void process_alreadyRecordedTaskOnlyFinishesItsBookkeeping() {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.of(storedWith(TaskStatus.DONE)));
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.of(storedWith(TaskStatus.DONE)));
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
-        verify(books).runExists("r1");
-        verify(records).find("r1", "hash-000001");
+        verify(books).runExists(eq("r1"), any());
+        verify(records).find(eq("r1"), eq("hash-000001"), any());
         verify(books).count(eq("r1"), eq("hash-000001"), eq(TaskStatus.DONE), any(WriteStats.class));
         verify(books, never()).close(any(), any());
         verifyNoMoreInteractions(records);
@@ -221,10 +224,10 @@ class TaskProcessorTest {
     void process_permanentFailureIsRecordedRejected() throws Exception {
         String body = "{\"v\":1,\"runId\":\"r1\",\"taskId\":\"scan-1\",\"kind\":\"scan\",\"enqueuedAt\":\"2026-11-30T01:02:03Z\","
                 + "\"bucket\":\"logs\",\"key\":\"gone.json\"}";
-        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("scan-1"), any())).thenReturn(Optional.empty());
         when(scans.execute(any(ScanTask.class))).thenThrow(new PermanentTaskException("s3://logs/gone.json does not exist", null));
 
-        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
         TaskRecord record = recorded();
@@ -241,12 +244,12 @@ class TaskProcessorTest {
 
     @Test
     void process_recordsWhichCountByPathsWereCountedApproximately() throws Exception {
-        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("scan-1"), any())).thenReturn(Optional.empty());
         when(scans.execute(any(ScanTask.class))).thenReturn(new ScanResult(10, 0, List.of(), 0, 100, 10,
                 Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 6L, "u-2", 3L)), null,
                 Map.of("user.id", new ApproximateCounts(10, 4, Map.of("u-1", 2L, "u-2", 1L)))));
 
-        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics)).isTrue();
+        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
 
         TaskRecord record = recorded();
         assertThat(record.status()).isEqualTo(TaskStatus.DONE);
@@ -259,11 +262,11 @@ class TaskProcessorTest {
 
     @Test
     void process_recordsNoAccuracyFieldWhenEveryCountIsExact() throws Exception {
-        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("scan-1"), any())).thenReturn(Optional.empty());
         when(scans.execute(any(ScanTask.class))).thenReturn(new ScanResult(10, 0, List.of(), 0, 100, 10,
                 Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 7L, "u-2", 3L)), null));
 
-        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics)).isTrue();
+        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
 
         TaskRecord record = recorded();
         assertThat(record.status()).isEqualTo(TaskStatus.DONE);
@@ -274,49 +277,49 @@ class TaskProcessorTest {
 
     @Test
     void process_returnsFalseWhenTheRecordCannotBeRead() {
-        when(records.find("r1", "hash-000001")).thenThrow(new IllegalStateException("DynamoDB unavailable"));
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenThrow(new IllegalStateException("DynamoDB unavailable"));
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
         verifyNoInteractions(hashes);
         verify(books, never()).close(any(), any());
     }
 
     @Test
     void process_returnsFalseWhenTheRecordCannotBeWritten() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
         doThrow(new IllegalStateException("DynamoDB unavailable")).when(books).close(any(), any());
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
     }
 
     @Test
     void process_taskOfARunWithoutRunRecordIsFailedSoItReachesTheDeadLetterQueue() throws Exception {
         // Regression: such a task used to run, be recorded, and be acknowledged without being counted.
-        when(books.runExists("r1")).thenReturn(false);
+        when(books.runExists(eq("r1"), any())).thenReturn(false);
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
         verify(books, never()).close(any(), any());
         verifyNoInteractions(hashes, scans);
     }
 
     @Test
     void process_transientFailureKeepsItsErrorForTheDeadLetterRecorder() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
-        verify(records).recordAttemptError(eq("r1"), eq("hash-000001"), eq(2), eq("IllegalStateException: throttled"), anyLong());
+        verify(records).recordAttemptError(eq("r1"), eq("hash-000001"), eq(2), eq("IllegalStateException: throttled"), anyLong(), any());
     }
 
     @Test
     void process_duplicateThatLostTheConditionalWriteIsAcknowledgedAndNotCountedAsDone() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
-        when(books.close(any(), any())).thenReturn(new TaskBooks.Recorded(false, TaskStatus.DONE));
+        when(books.close(any(), any())).thenReturn(new TaskBooks.Recorded(false, TaskStatus.DONE, ProgressShards.Count.RUN_NOT_COMPLETE));
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isTrue();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
         assertThat(metrics.tasks("hash", "duplicate")).isEqualTo(1);
         assertThat(metrics.tasks("hash", "done")).isZero();
         assertThat(metrics.hashes()).isZero();
@@ -337,5 +340,31 @@ class TaskProcessorTest {
         assertThat(List.of("aarch64", "arm64", "amd64", "x86_64", "x86-64", "riscv64"))
                 .map(Invocation::normalizedArchitecture)
                 .containsExactly("arm64", "arm64", "x86_64", "x86_64", "x86_64", "riscv64");
+    }
+
+    @Test
+    void process_recordsWhenSqsAcceptedTheMessageSoQueueWaitStartsThere() throws Exception {
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        SQSMessage message = message(HASH_BODY, "1");
+        message.setAttributes(Map.of("ApproximateReceiveCount", "1", "SentTimestamp", "1796000500000"));
+
+        assertThat(processor.process(message, INVOCATION, metrics, ledger)).isTrue();
+
+        assertThat(recorded().sentAt()).isEqualTo(1_796_000_500_000L);
+    }
+
+    @Test
+    void process_completingARunLeavesItsAnnouncementToTheEndOfTheInvocation() throws Exception {
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(books.close(any(TaskRecord.class), any())).thenReturn(
+                new TaskBooks.Recorded(true, TaskStatus.DONE, new ProgressShards.Count(true, null)));
+
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
+
+        verify(books, never()).announceCompletion(any(), any(), any(), any());
+        assertThat(ledger.completions()).containsExactly(new InvocationLedger.Completion("r1", "hash-000001", null, "msg-1"));
+        assertThat(ledger.tasksByRun()).containsEntry("r1", 1);
     }
 }
