@@ -141,6 +141,10 @@ public final class PriceTable {
         return described;
     }
 
+    public String currency() {
+        return (String) table.get("currency");
+    }
+
     public String region() {
         return (String) table.get("region");
     }

@@ -1,5 +1,6 @@
 package batchpipe.local.demo;
 
+import batchpipe.aggregator.Report;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.ReportLineSource;
 import batchpipe.aggregator.ReportService;
@@ -61,7 +62,7 @@ public final class Demo {
      * @param reportLocation  where the report files are in the local bucket
      * @param completionEvent where the aggregator put the Run Completed event (the local stack's JSON-lines file)
      */
-    public record Outcome(String runId, Map<String, Object> plan, Map<String, Object> report, Path outDir,
+    public record Outcome(String runId, Map<String, Object> plan, Report report, Path outDir,
                           double wallSeconds, long compressedBytesSeeded, Phases phases, ReportLocation reportLocation,
                           String completionEvent) {
     }

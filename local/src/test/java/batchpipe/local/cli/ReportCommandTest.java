@@ -1,5 +1,11 @@
 package batchpipe.local.cli;
 
+import batchpipe.common.run.HashOutcome;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
@@ -62,13 +68,11 @@ import static org.mockito.Mockito.withSettings;
  * from the records, and neither path writes the table.
  */
 class ReportCommandTest {
-    private static final Map<String, Object> TASK = Map.ofEntries(Map.entry("pk", "run#r1"), Map.entry("sk", "task#hash-000001"),
-            Map.entry("taskId", "hash-000001"), Map.entry("kind", "hash"), Map.entry("status", "done"), Map.entry("enqueuedAt", 1_000L),
-            Map.entry("startedAt", 1_500L), Map.entry("finishedAt", 3_000L), Map.entry("durationMs", 1_500L), Map.entry("hashes", 4L),
-            Map.entry("requestId", "req-1"), Map.entry("functionName", "worker"), Map.entry("architecture", "arm64"),
-            Map.entry("memoryMb", 1024L));
-    private static final Map<String, Object> RUN = Map.of("pk", "run#r1", "sk", "run", "createdAt", 1_000L,
-            "planned", Map.of("hash", 1L, "total", 1L));
+    private static final TaskRecord TASK = new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, 1_000L, 1_500, 3_000,
+            1_500, null, new WorkerInvocation("req-1", "worker", null, 1024, "arm64", null, null, null, null), null, null,
+            new HashOutcome(4, 4), null, null);
+    private static final RunRecord RUN = new RunRecord("r1", null, null, new Planned(0, 1, 1), 0, 1_000, "running", 1, null, null,
+            List.of(), null, null);
 
     @TempDir
     Path tmp;
@@ -185,8 +189,8 @@ class ReportCommandTest {
     void recompute_buildsTheReportFromTheRecordsSaysSoFirstAndWritesNeitherTheTableNorS3() throws Exception {
         doAnswer(invocation -> {
             QueryRequest request = invocation.getArgument(0);
-            Map<String, Object> item = request.expressionAttributeValues().get(":sk").s().equals("run") ? RUN : TASK;
-            return QueryResponse.builder().items(ItemCodec.toItem(item)).build();
+            Map<String, AttributeValue> item = request.expressionAttributeValues().get(":sk").s().equals("run") ? RUN.toItem() : TASK.toItem();
+            return QueryResponse.builder().items(item).build();
         }).when(dynamoDb).query(any(QueryRequest.class));
         Path folder = tmp.resolve("recomputed");
 
