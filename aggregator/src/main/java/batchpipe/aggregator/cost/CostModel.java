@@ -245,7 +245,8 @@ public final class CostModel {
             BigDecimal compute = tiers.stream().map(VolumeTiers.TierUse::cost).reduce(BigDecimal.ZERO, BigDecimal::add);
             BigDecimal requests = lc.requests().multiply(runs);
             BigDecimal otherMonthly = other.multiply(runs);
-            byArchitecture.put(architecture, new CostReport.MonthlyScenario(gbSeconds.stripTrailingZeros(), tiers, Numbers.written(compute),
+            byArchitecture.put(architecture, new CostReport.MonthlyScenario(gbSeconds.stripTrailingZeros(),
+                    tiers.stream().map(VolumeTiers.TierUse::written).toList(), Numbers.written(compute),
                     Numbers.written(requests), Numbers.written(otherMonthly), Numbers.written(compute.add(requests).add(otherMonthly))));
         }
         return new CostReport.Monthly(assumptions.runsPerMonth(), byArchitecture);

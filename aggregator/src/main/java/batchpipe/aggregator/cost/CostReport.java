@@ -46,7 +46,9 @@ public record CostReport(String currency, Prices priceTable, Assumptions assumpt
      * The price table a run was priced with: where it comes from, the region and date the report names,
      * and the table as written (the user's file merged over the default), which report.json shows whole.
      */
-    public record Prices(String origin, String region, String date, Map<String, Object> asWritten) implements JsonWritable {
+    public record Prices(String origin, String region, String date,
+                         // JSON of the user's shape (their price file over the default): shown whole, never read by field here
+                         Map<String, Object> asWritten) implements JsonWritable {
         static Prices of(PriceTable prices) {
             return new Prices(prices.origin(), prices.region(), prices.date(), prices.describe());
         }

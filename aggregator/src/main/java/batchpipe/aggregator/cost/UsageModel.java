@@ -1,7 +1,7 @@
 package batchpipe.aggregator.cost;
 
 import batchpipe.aggregator.report.ReportJson;
-import batchpipe.common.json.Json;
+import batchpipe.aggregator.stats.StoredSpec;
 import batchpipe.common.json.JsonFields;
 import batchpipe.common.json.JsonWritable;
 import batchpipe.common.run.RunRecord;
@@ -81,7 +81,7 @@ public final class UsageModel {
                 .filter(i -> i.tasks() > 0 || workerFunctions.contains(i.function())).toList();
         long workerColdStarts = workerInvocations.stream().filter(BilledInvocation::coldStart).count();
         boolean complete = tasks.size() >= planned && planned > 0;
-        int sources = scanSources(run);
+        int sources = StoredSpec.of(run).scanSources();
         long m = assumptions.messageBytes();
         long chunk = prices.sqsChunkBytes();
 
@@ -170,14 +170,4 @@ public final class UsageModel {
         return ItemSize.of(complete.toItem());
     }
 
-    /** Scan sources of the run spec the producer stored on the run record (each is listed at least once). */
-    static int scanSources(RunRecord run) {
-        if (run == null || run.spec() == null) return 0;
-        try {
-            // the spec as the producer accepted it: only the length of its scan list is read here
-            return Json.parseObject(run.spec()).get("scan") instanceof List<?> scan ? scan.size() : 0;
-        } catch (RuntimeException notJson) {
-            return 0;
-        }
-    }
 }

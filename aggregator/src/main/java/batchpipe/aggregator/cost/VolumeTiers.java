@@ -20,6 +20,11 @@ public final class VolumeTiers {
     /** How much of {@code gbSeconds} falls in one tier and what it costs. */
     public record TierUse(BigDecimal from, BigDecimal upTo, BigDecimal gbSeconds, BigDecimal price, BigDecimal cost)
             implements JsonWritable {
+        /** As the report keeps it: the GB-seconds without trailing zeros, the cost rounded once ({@link Numbers#written}). */
+        public TierUse written() {
+            return new TierUse(from, upTo, writtenGbSeconds(), price, Numbers.written(cost));
+        }
+
         /** The GB-seconds as every report shows them: without trailing zeros. */
         public BigDecimal writtenGbSeconds() {
             return gbSeconds.stripTrailingZeros();

@@ -36,21 +36,28 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
         return json.put("problems", problems).putPresent("failureTolerance", failureTolerance);
     }
 
+    /** Field by field in the document's order, so the first field a foreign file lacks is the one named. */
     public static RunFigures fromJson(ReportJson report) {
-        Map<String, Map<String, Long>> countBy = new TreeMap<>();
-        report.field("countBy").entries().forEach((path, values) -> countBy.put(path, report.field("countBy").longMap(path)));
-        Map<String, PathAccuracy> accuracy = new TreeMap<>();
-        if (report.has("countByAccuracy")) {
-            report.field("countByAccuracy").entries().forEach((path, fields) -> accuracy.put(path,
-                    PathAccuracy.fromJson(report.field("countByAccuracy").field(path))));
-        }
-        ReportJson tolerance = report.optField("failureTolerance");
+        ReportJson tolerance;
         return new RunFigures(report.string("runId"), report.optString("label"), PlannedTasks.fromJson(report.field("planned")),
                 report.string("status"), Window.fromJson(report.field("window")), Group.fromJson(report.field("overall")),
                 groups(report.field("byKind")), groups(report.field("byPlatform")), TimelineFigures.fromJson(report.field("timeline")),
-                LatencyDistribution.fromJson(report.field("distribution")), countBy, accuracy,
-                report.list("problems").stream().map(Problem::fromJson).toList(),
-                tolerance == null ? null : FailureTolerance.fromJson(tolerance));
+                LatencyDistribution.fromJson(report.field("distribution")), countBy(report.field("countBy")),
+                accuracy(report.optField("countByAccuracy")), report.list("problems").stream().map(Problem::fromJson).toList(),
+                (tolerance = report.optField("failureTolerance")) == null ? null : FailureTolerance.fromJson(tolerance));
+    }
+
+    private static Map<String, Map<String, Long>> countBy(ReportJson countBy) {
+        Map<String, Map<String, Long>> byPath = new TreeMap<>();
+        for (String path : countBy.entries().keySet()) byPath.put(path, countBy.longMap(path));
+        return byPath;
+    }
+
+    private static Map<String, PathAccuracy> accuracy(ReportJson accuracy) {
+        Map<String, PathAccuracy> byPath = new TreeMap<>();
+        if (accuracy == null) return byPath;
+        for (String path : accuracy.entries().keySet()) byPath.put(path, PathAccuracy.fromJson(accuracy.field(path)));
+        return byPath;
     }
 
     private static Map<String, Group> groups(ReportJson groups) {

@@ -13,7 +13,6 @@ import batchpipe.aggregator.stats.RunFigures.Throughput;
 import batchpipe.aggregator.stats.RunFigures.Totals;
 import batchpipe.aggregator.stats.RunFigures.Window;
 import batchpipe.aggregator.stats.RunFigures.Workers;
-import batchpipe.common.json.Json;
 import batchpipe.common.run.CountAccuracy;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.ScanOutcome;
@@ -76,7 +75,7 @@ public final class RunStatistics {
                 problems.add(new Problem(t.taskId(), t.status().wireName(), String.valueOf(t.reason())));
             }
         }
-        Integer tolerated = toleratedFailurePercent(run);
+        Integer tolerated = StoredSpec.of(run).toleratedFailurePercent();
         return new RunFigures(runId, run == null ? null : run.label(), plannedTasks, status, window, group(tasks, windowSeconds),
                 byKind, platforms, Timeline.of(tasks, windowStart, lastFinish), distribution(tasks), mergedCountBy(tasks),
                 countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated));
@@ -86,17 +85,6 @@ public final class RunStatistics {
     static String platform(WorkerInvocation invocation) {
         return (invocation.architecture() == null ? "unknown" : invocation.architecture()) + "/"
                 + (invocation.memoryMb() == null ? "?" : invocation.memoryMb()) + "MB";
-    }
-
-    /** The spec's toleratedFailurePercent, when it set one. */
-    private static Integer toleratedFailurePercent(RunRecord run) {
-        if (run == null || run.spec() == null) return null;
-        try {
-            // the spec as the producer accepted it: the one field read here, by its name in the spec's JSON
-            return Json.parseObject(run.spec()).get("toleratedFailurePercent") instanceof Number n ? n.intValue() : null;
-        } catch (RuntimeException unreadable) {
-            return null;
-        }
     }
 
     /**
