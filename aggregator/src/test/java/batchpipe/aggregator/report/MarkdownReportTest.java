@@ -8,7 +8,6 @@ import batchpipe.aggregator.stats.RunStatistics;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;

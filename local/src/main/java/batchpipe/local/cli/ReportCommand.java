@@ -15,7 +15,6 @@ import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.common.aws.AwsClients;
-import batchpipe.common.json.Json;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
@@ -43,7 +42,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 

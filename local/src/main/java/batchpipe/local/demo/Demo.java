@@ -59,6 +59,8 @@ public final class Demo {
     /**
      * What the demo did, for the summary and for tests.
      *
+     * @param plan            the producer's response as JSON (the run spec the producer's own module types; not report data)
+     * @param report          the report's summary, typed
      * @param reportLocation  where the report files are in the local bucket
      * @param completionEvent where the aggregator put the Run Completed event (the local stack's JSON-lines file)
      */
@@ -101,6 +103,7 @@ public final class Demo {
         long seeded = samples.upload(stack.s3(), bucket);
         long seededAt = System.nanoTime();
 
+        // the run spec as the JSON the producer's event carries: its typed form (RunSpec) belongs to the producer
         Map<String, Object> spec = new LinkedHashMap<>();
         if (settings.runId() != null) spec.put("runId", settings.runId());
         spec.put("label", "demo");
@@ -115,7 +118,7 @@ public final class Demo {
         if (planned.failed()) {
             throw new IllegalStateException("the producer failed: " + planned.response());
         }
-        Map<String, Object> plan = Json.parseObject(planned.response());
+        Map<String, Object> plan = Json.parseObject(planned.response()); // the producer's response: JSON of the producer's shape
         String runId = (String) plan.get("runId");
         if (!TaskIds.isValidRunId(runId)) {
             // It names the folder out/<runId>; the producer's own check makes this a bug, not a user's mistake.

@@ -1,7 +1,6 @@
 package batchpipe.local.report;
 
 import batchpipe.aggregator.Report;
-import batchpipe.common.json.Json;
 import batchpipe.common.task.TaskIds;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -12,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**

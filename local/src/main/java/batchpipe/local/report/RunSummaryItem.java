@@ -4,7 +4,6 @@ import batchpipe.aggregator.Report;
 import batchpipe.aggregator.SummaryItem;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.delivery.ReportLocation;
-import batchpipe.common.json.Json;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

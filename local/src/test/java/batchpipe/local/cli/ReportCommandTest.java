@@ -12,7 +12,6 @@ import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.common.json.Json;
-import batchpipe.common.table.ItemCodec;
 import batchpipe.local.report.ReportFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
