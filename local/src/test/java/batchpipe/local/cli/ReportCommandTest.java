@@ -205,6 +205,38 @@ class ReportCommandTest {
     }
 
     @Test
+    void compare_readsTwoStoredReportsFromTheirFoldersWithoutAnyClient() throws Exception {
+        Path a = tmp.resolve("a");
+        Path b = tmp.resolve("b");
+        ReportFiles.write(a, RunReport.of("r1", RUN, List.of(TASK), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults())));
+        ReportFiles.write(b, RunReport.of("r2", RUN, List.of(TASK), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults())));
+        Path out = tmp.resolve("compared");
+
+        Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), b.toString(), "--out", out.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).startsWith("# Batchpipe runs compared\n\nA: r1  \nB: r2\n")
+                .contains("| latency (ms) | taskDurationMs p50 | 1500 | 1500 | 0 | 1 |\n");
+        assertThat(out.resolve("compare.md")).exists();
+        assertThat(out.resolve("compare.html")).exists();
+    }
+
+    @Test
+    void compare_refusesAReportJsonBatchpipeDidNotWriteNamingTheFileAndTheField() throws Exception {
+        Path a = tmp.resolve("a");
+        ReportFiles.write(a, RunReport.of("r1", RUN, List.of(TASK), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults())));
+        Path foreign = Files.createDirectories(tmp.resolve("foreign")).resolve("report.json");
+        Files.writeString(foreign, "{\"runId\": \"x\", \"planned\": {\"total\": \"many\"}}");
+
+        Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), foreign.toString(),
+                "--out", tmp.resolve("compared").toString());
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.err()).isEqualTo("batchpipe: " + foreign + " is not a report.json Batchpipe wrote: 'planned.total' should be"
+                + " a whole number, found a string" + System.lineSeparator());
+    }
+
+    @Test
     void report_withNothingStored_isOneLineNamingWhereItLookedAndSuggestingRecompute() {
         doReturn(GetItemResponse.builder().build()).when(dynamoDb).getItem(any(GetItemRequest.class));
         doThrow(NoSuchKeyException.builder().statusCode(404).message("Not Found").build()).when(s3).headObject(any(HeadObjectRequest.class));
