@@ -100,10 +100,6 @@ public final class ReportJson {
         return decimal(name).doubleValue();
     }
 
-    public Double optDouble(String name) {
-        return has(name) ? doubleValue(name) : null;
-    }
-
     public BigDecimal decimal(String name) {
         BigDecimal d = optDecimal(name);
         if (d == null) throw problem(name, "a number");

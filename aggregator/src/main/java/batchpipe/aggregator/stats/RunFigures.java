@@ -23,10 +23,6 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
                          LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
                          Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance) {
 
-    public boolean complete() {
-        return "complete".equals(status);
-    }
-
     /** The fields of report.json before cost and inputs, in their order. */
     public JsonFields toJson() {
         JsonFields json = new JsonFields().put("runId", runId).putPresent("label", label).put("planned", planned).put("status", status)
@@ -38,13 +34,12 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
 
     /** Field by field in the document's order, so the first field a foreign file lacks is the one named. */
     public static RunFigures fromJson(ReportJson report) {
-        ReportJson tolerance;
         return new RunFigures(report.string("runId"), report.optString("label"), PlannedTasks.fromJson(report.field("planned")),
                 report.string("status"), Window.fromJson(report.field("window")), Group.fromJson(report.field("overall")),
                 groups(report.field("byKind")), groups(report.field("byPlatform")), TimelineFigures.fromJson(report.field("timeline")),
                 LatencyDistribution.fromJson(report.field("distribution")), countBy(report.field("countBy")),
                 accuracy(report.optField("countByAccuracy")), report.list("problems").stream().map(Problem::fromJson).toList(),
-                (tolerance = report.optField("failureTolerance")) == null ? null : FailureTolerance.fromJson(tolerance));
+                FailureTolerance.fromJson(report.optField("failureTolerance")));
     }
 
     private static Map<String, Map<String, Long>> countBy(ReportJson countBy) {
@@ -297,7 +292,9 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
                     .put("definition", definition);
         }
 
+        /** @param json null when the report has no tolerance (the spec set none) */
         static FailureTolerance fromJson(ReportJson json) {
+            if (json == null) return null;
             return new FailureTolerance(json.intValue("toleratedPercent"), json.longValue("failedTasks"), json.longValue("plannedTasks"),
                     json.doubleValue("failedPercent"), json.bool("withinTolerance"), json.string("definition"));
         }
