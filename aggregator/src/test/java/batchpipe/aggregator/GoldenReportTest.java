@@ -4,6 +4,8 @@ import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.aggregator.delivery.ReportDocuments;
+import batchpipe.aggregator.report.HtmlReport;
+import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.DynamoDbJson;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,6 +84,22 @@ class GoldenReportTest {
             assertThat(file.getValue()).as(runId + "/" + file.getKey())
                     .isEqualTo(Files.readString(expected.resolve(file.getKey()), StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * A report.json the earlier code wrote reads back into the typed report, and that report renders
+     * report.md and report.html exactly as the earlier code did: stored reports stay readable and comparable.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"golden-1", "golden-2"})
+    void aReportJsonOfTheEarlierCodeReadsBackAndRendersItsOwnMarkdownAndHtml(String runId) throws IOException {
+        Path expected = GOLDEN.resolve(runId).resolve("expected");
+
+        Report report = Report.fromJson(Files.readString(expected.resolve("report.json"), StandardCharsets.UTF_8), runId + "/report.json");
+
+        assertThat(Json.writePretty(report) + "\n").isEqualTo(Files.readString(expected.resolve("report.json"), StandardCharsets.UTF_8));
+        assertThat(MarkdownReport.render(report)).isEqualTo(Files.readString(expected.resolve("report.md"), StandardCharsets.UTF_8));
+        assertThat(HtmlReport.render(report)).isEqualTo(Files.readString(expected.resolve("report.html"), StandardCharsets.UTF_8));
     }
 
     @SuppressWarnings("unchecked") // JSON read by hand for the fixture

@@ -1,5 +1,6 @@
 package batchpipe.local.it;
 
+import batchpipe.aggregator.Report;
 import batchpipe.common.run.Planned;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.json.Json;
@@ -59,7 +60,7 @@ class SecretsIT {
             PrintStream stdout = System.out;
             PrintStream captured = new PrintStream(logs, true, StandardCharsets.UTF_8);
             System.setOut(captured);
-            Map<String, Object> report;
+            Report report;
             try (LocalPipeline ignored = LocalPipeline.start(stack, captured, true)) {
                 RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), stack.ref("RunsTable"));
                 watcher.awaitCompletion(RUN, Duration.ofMinutes(2), (done, total) -> { });
