@@ -36,6 +36,10 @@ public final class HtmlReport {
         html.append("status <b>").append(Html.escape(figures.status())).append("</b> · ").append(Html.escape(overall.tasks()))
                 .append(" tasks ").append(Html.escape(overall.byStatus())).append(" in ").append(Html.escape(written(window.seconds())))
                 .append(" s (").append(Html.escape(window.definition())).append(")</p>\n");
+        if (window.planning() != null) {
+            html.append("<p class=\"sub\">Planning ").append(Html.escape(written(window.planning().seconds()))).append(" s (")
+                    .append(Html.escape(window.planning().definition())).append(")</p>\n");
+        }
         if (figures.failureTolerance() != null) {
             RunFigures.FailureTolerance tolerance = figures.failureTolerance();
             html.append("<p class=\"sub\">Failures ").append(Html.escape(tolerance.failedTasks())).append(" of ")
@@ -81,6 +85,12 @@ public final class HtmlReport {
             }
         }
         html.append("</table>\n");
+        if (figures.latencyDefinitions() != null) {
+            RunFigures.LatencyDefinitions d = figures.latencyDefinitions();
+            html.append("<p class=\"sub\">taskDurationMs: ").append(Html.escape(d.taskDurationMs()))
+                    .append(" · queueWaitMs: ").append(Html.escape(d.queueWaitMs()))
+                    .append(" · endToEndMs: ").append(Html.escape(d.endToEndMs())).append("</p>\n");
+        }
 
         html.append("<h2>Throughput</h2>\n");
         html.append("<table id=\"throughput-table\"><tr><th>group</th><th class=\"n\">tasks</th><th>by status</th><th class=\"n\">tasks/s</th>"
@@ -107,7 +117,8 @@ public final class HtmlReport {
             RunFigures.DynamoDbWrites dynamo = g.getValue().dynamoDb();
             RunFigures.Workers workers = g.getValue().workers();
             html.append("<tr><td>").append(Html.escape(g.getKey())).append("</td>");
-            num(html, cold.tasks() + " (" + written(cold.share()) + ")");
+            num(html, (cold.perInvocation() ? cold.coldInvocations() + "/" + cold.invocations() : String.valueOf(cold.tasks()))
+                    + " (" + written(cold.share()) + ")");
             num(html, cold.initMs().p50());
             html.append("<td>").append(Html.escape(written(workers.threadsSeen()))).append("</td><td>")
                     .append(Html.escape(written(workers.vcpuSharesSeen()))).append("</td>");

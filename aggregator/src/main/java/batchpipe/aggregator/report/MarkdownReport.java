@@ -31,6 +31,9 @@ public final class MarkdownReport {
         md.append("Status: **").append(text(figures.status())).append("**, ")
                 .append(overall.tasks()).append(" tasks ").append(text(overall.byStatus()))
                 .append(" in ").append(window.seconds()).append(" s (").append(window.definition()).append(").\n\n");
+        if (window.planning() != null) {
+            md.append("Planning: ").append(window.planning().seconds()).append(" s (").append(window.planning().definition()).append(").\n\n");
+        }
         if (figures.failureTolerance() != null) {
             RunFigures.FailureTolerance tolerance = figures.failureTolerance();
             md.append("Failures: ").append(tolerance.failedTasks()).append(" of ").append(tolerance.plannedTasks())
@@ -61,9 +64,14 @@ public final class MarkdownReport {
             }
             md.append(" |\n");
         });
+        if (figures.latencyDefinitions() != null) {
+            RunFigures.LatencyDefinitions d = figures.latencyDefinitions();
+            md.append("\ntaskDurationMs: ").append(d.taskDurationMs()).append("; queueWaitMs: ").append(d.queueWaitMs())
+                    .append("; endToEndMs: ").append(d.endToEndMs()).append(".\n");
+        }
         RunFigures.DynamoDbWrites dynamo = overall.dynamoDb();
         RunFigures.ColdStarts cold = overall.coldStarts();
-        md.append("\nCold starts: ").append(cold.tasks()).append(" tasks (share ").append(cold.share()).append(").")
+        md.append("\nCold starts: ").append(coldStartSentence(cold)).append(".")
                 .append(" DynamoDB writes: ").append(dynamo.writeCallsPerTask()).append(" calls per task, mean ")
                 .append(dynamo.meanWriteMs()).append(" ms, slowest ").append(dynamo.slowestWriteMs()).append(" ms.\n");
 
@@ -104,6 +112,19 @@ public final class MarkdownReport {
         return Character.toUpperCase(note.charAt(0)) + note.substring(1) + ".";
     }
 
+    /** "2 of 5 worker invocations (share 0.4), one init each", or a per-task report's "7 tasks (share 0.5)". */
+    static String coldStartSentence(RunFigures.ColdStarts cold) {
+        if (!cold.perInvocation()) return cold.tasks() + " tasks (share " + cold.share() + ")";
+        return cold.coldInvocations() + " of " + cold.invocations() + " worker invocations (share " + cold.share() + ")"
+                + (cold.coldInvocations() > 0 ? ", one init each" : "");
+    }
+
+    /** "2/5 (0.4)": cold invocations of invocations; a per-task report's "7 (0.5)" is tasks. */
+    static String coldStartCell(RunFigures.ColdStarts cold) {
+        if (!cold.perInvocation()) return cold.tasks() + " (" + cold.share() + ")";
+        return cold.coldInvocations() + "/" + cold.invocations() + " (" + cold.share() + ")";
+    }
+
     private static void platforms(StringBuilder md, Map<String, RunFigures.Group> byPlatform) {
         md.append("\n## Platforms (architecture / memory)\n\n");
         md.append("| platform | tasks | cold starts | init p50 (ms) | threads seen | vCPU shares seen | queue wait p99 | end to end p99 (ms) |\n");
@@ -111,7 +132,7 @@ public final class MarkdownReport {
         byPlatform.forEach((platform, g) -> {
             RunFigures.ColdStarts cold = g.coldStarts();
             md.append("| ").append(text(platform)).append(" | ").append(g.tasks())
-                    .append(" | ").append(cold.tasks()).append(" (").append(cold.share()).append(")")
+                    .append(" | ").append(coldStartCell(cold))
                     .append(" | ").append(dash(cold.initMs().p50()))
                     .append(" | ").append(g.workers().threadsSeen())
                     .append(" | ").append(g.workers().vcpuSharesSeen())

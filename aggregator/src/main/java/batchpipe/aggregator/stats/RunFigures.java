@@ -15,10 +15,12 @@ import java.util.TreeMap;
  * ({@code fromJson}) from a stored report.json.
  *
  * @param label             the run spec's label, or null
+ * @param latencyDefinitions what each latency measures; null in reports written before it was said
  * @param countByAccuracy   per countBy path, once some task counted a path approximately; empty otherwise
  * @param failureTolerance  null unless the spec set a toleratedFailurePercent
  */
-public record RunFigures(String runId, String label, PlannedTasks planned, String status, Window window, Group overall,
+public record RunFigures(String runId, String label, PlannedTasks planned, String status, Window window,
+                         LatencyDefinitions latencyDefinitions, Group overall,
                          Map<String, Group> byKind, Map<String, Group> byPlatform, TimelineFigures timeline,
                          LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
                          Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance) {
@@ -26,7 +28,7 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
     /** The fields of report.json before cost and inputs, in their order. */
     public JsonFields toJson() {
         JsonFields json = new JsonFields().put("runId", runId).putPresent("label", label).put("planned", planned).put("status", status)
-                .put("window", window).put("overall", overall).put("byKind", byKind).put("byPlatform", byPlatform)
+                .put("window", window).putPresent("latencyDefinitions", latencyDefinitions).put("overall", overall).put("byKind", byKind).put("byPlatform", byPlatform)
                 .put("timeline", timeline).put("distribution", distribution).put("countBy", countBy);
         if (!countByAccuracy.isEmpty()) json.put("countByAccuracy", countByAccuracy);
         return json.put("problems", problems).putPresent("failureTolerance", failureTolerance);
@@ -35,7 +37,8 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
     /** Field by field in the document's order, so the first field a foreign file lacks is the one named. */
     public static RunFigures fromJson(ReportJson report) {
         return new RunFigures(report.string("runId"), report.optString("label"), PlannedTasks.fromJson(report.field("planned")),
-                report.string("status"), Window.fromJson(report.field("window")), Group.fromJson(report.field("overall")),
+                report.string("status"), Window.fromJson(report.field("window")),
+                LatencyDefinitions.fromJson(report.optField("latencyDefinitions")), Group.fromJson(report.field("overall")),
                 groups(report.field("byKind")), groups(report.field("byPlatform")), TimelineFigures.fromJson(report.field("timeline")),
                 LatencyDistribution.fromJson(report.field("distribution")), countBy(report.field("countBy")),
                 accuracy(report.optField("countByAccuracy")), report.list("problems").stream().map(Problem::fromJson).toList(),
@@ -78,14 +81,54 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
     }
 
     /** The run window: from the run's creation (or the first start) to the last finish. */
-    public record Window(long start, long end, double seconds, String definition) implements JsonWritable {
+    /**
+     * @param planning the run's planning phase inside the window (run created to last task sent), when the run
+     *                 record says when sending finished; null on runs recorded before that was kept
+     */
+    public record Window(long start, long end, double seconds, String definition, Phase planning) implements JsonWritable {
+        public Window(long start, long end, double seconds, String definition) {
+            this(start, end, seconds, definition, null);
+        }
+
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("start", start).put("end", end).put("seconds", seconds).put("definition", definition)
+                    .putPresent("planning", planning);
+        }
+
+        static Window fromJson(ReportJson json) {
+            ReportJson planning = json.optField("planning");
+            return new Window(json.longValue("start"), json.longValue("end"), json.doubleValue("seconds"), json.string("definition"),
+                    planning == null ? null : Phase.fromJson(planning));
+        }
+    }
+
+    /** A phase of the run, from when to when (epoch ms), with what marks its ends. */
+    public record Phase(long start, long end, double seconds, String definition) implements JsonWritable {
         @Override
         public Object toJsonValue() {
             return new JsonFields().put("start", start).put("end", end).put("seconds", seconds).put("definition", definition);
         }
 
-        static Window fromJson(ReportJson json) {
-            return new Window(json.longValue("start"), json.longValue("end"), json.doubleValue("seconds"), json.string("definition"));
+        static Phase fromJson(ReportJson json) {
+            return new Phase(json.longValue("start"), json.longValue("end"), json.doubleValue("seconds"), json.string("definition"));
+        }
+    }
+
+    /**
+     * What each latency measures, from when to when: a report says it beside the figures, since the
+     * start of a queue wait has changed (the message's SentTimestamp, where earlier records only had the
+     * run's planning time).
+     */
+    public record LatencyDefinitions(String taskDurationMs, String queueWaitMs, String endToEndMs) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("taskDurationMs", taskDurationMs).put("queueWaitMs", queueWaitMs).put("endToEndMs", endToEndMs);
+        }
+
+        static LatencyDefinitions fromJson(ReportJson json) {
+            return json == null ? null
+                    : new LatencyDefinitions(json.string("taskDurationMs"), json.string("queueWaitMs"), json.string("endToEndMs"));
         }
     }
 
@@ -159,15 +202,33 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
         }
     }
 
-    /** @param share cold-start tasks ÷ tasks */
-    public record ColdStarts(long tasks, double share, Percentiles.Summary initMs) implements JsonWritable {
+    /**
+     * Cold starts counted per worker invocation (one init per instance, however many tasks it ran).
+     *
+     * @param invocations     distinct worker invocations (request ids) that ran the group's tasks; null in
+     *                        reports written before cold starts were counted per invocation, whose
+     *                        {@code share} and {@code initMs} are per task
+     * @param coldInvocations those that initialised their instance
+     * @param tasks           tasks run by cold invocations
+     * @param share           cold invocations ÷ invocations
+     * @param initMs          init durations, one per cold invocation
+     */
+    public record ColdStarts(Long invocations, Long coldInvocations, long tasks, double share, Percentiles.Summary initMs)
+            implements JsonWritable {
+        /** Whether the figures are per invocation (reports written since), not per task. */
+        public boolean perInvocation() {
+            return invocations != null;
+        }
+
         @Override
         public Object toJsonValue() {
-            return new JsonFields().put("tasks", tasks).put("share", share).put("initMs", initMs);
+            return new JsonFields().putPresent("invocations", invocations).putPresent("coldInvocations", coldInvocations)
+                    .put("tasks", tasks).put("share", share).put("initMs", initMs);
         }
 
         static ColdStarts fromJson(ReportJson json) {
-            return new ColdStarts(json.longValue("tasks"), json.doubleValue("share"), Percentiles.Summary.fromJson(json.field("initMs")));
+            return new ColdStarts(json.optLong("invocations"), json.optLong("coldInvocations"), json.longValue("tasks"),
+                    json.doubleValue("share"), Percentiles.Summary.fromJson(json.field("initMs")));
         }
     }
 

@@ -5,6 +5,8 @@ import batchpipe.aggregator.stats.RunFigures.DynamoDbWrites;
 import batchpipe.aggregator.stats.RunFigures.FailureTolerance;
 import batchpipe.aggregator.stats.RunFigures.Group;
 import batchpipe.aggregator.stats.RunFigures.Latency;
+import batchpipe.aggregator.stats.RunFigures.LatencyDefinitions;
+import batchpipe.aggregator.stats.RunFigures.Phase;
 import batchpipe.aggregator.stats.RunFigures.LatencyDistribution;
 import batchpipe.aggregator.stats.RunFigures.PathAccuracy;
 import batchpipe.aggregator.stats.RunFigures.PlannedTasks;
@@ -33,8 +35,13 @@ import java.util.TreeSet;
  * <ul>
  *   <li>window = last {@code finishedAt} − run {@code createdAt} (or first {@code startedAt} without one);</li>
  *   <li>throughput = total ÷ window seconds (tasks, events, uncompressed MB = 10^6 bytes, hashes);</li>
- *   <li>latencies: task duration = {@code durationMs}; queue wait = {@code startedAt − enqueuedAt};
- *       end to end = {@code finishedAt − enqueuedAt}; percentiles by nearest rank ({@link Percentiles}).</li>
+ *   <li>latencies: task duration = {@code durationMs}; queue wait = {@code startedAt − sentAt} (when SQS
+ *       accepted the message; records written before sentAt was kept fall back to {@code enqueuedAt}, the
+ *       producer's planning time); end to end = {@code finishedAt −} the same start; percentiles by nearest
+ *       rank ({@link Percentiles});</li>
+ *   <li>planning = run {@code createdAt} to run {@code sendFinishedAt} (the last task sent);</li>
+ *   <li>cold starts per worker invocation (request id): cold invocations ÷ invocations, init percentiles
+ *       over cold invocations, one init each.</li>
  * </ul>
  */
 public final class RunStatistics {
@@ -56,8 +63,11 @@ public final class RunStatistics {
         long lastFinish = tasks.stream().mapToLong(TaskRecord::finishedAt).max().orElse(0);
         long windowStart = createdAt != null ? createdAt : firstStart;
         double windowSeconds = tasks.isEmpty() ? 0 : Math.max(0.001, (lastFinish - windowStart) / 1000.0);
+        Phase planning = run == null || run.sendFinishedAt() == null ? null
+                : new Phase(run.createdAt(), run.sendFinishedAt(), round3((run.sendFinishedAt() - run.createdAt()) / 1000.0),
+                        "run createdAt (before listing) - run sendFinishedAt (the last task sent)");
         Window window = new Window(windowStart, lastFinish, round3(windowSeconds),
-                createdAt != null ? "last finishedAt - run createdAt" : "last finishedAt - first startedAt");
+                createdAt != null ? "last finishedAt - run createdAt" : "last finishedAt - first startedAt", planning);
 
         Map<String, Group> byKind = new TreeMap<>();
         for (String kind : List.of("scan", "hash")) {
@@ -76,9 +86,32 @@ public final class RunStatistics {
             }
         }
         Integer tolerated = StoredSpec.of(run).toleratedFailurePercent();
-        return new RunFigures(runId, run == null ? null : run.label(), plannedTasks, status, window, group(tasks, windowSeconds),
+        return new RunFigures(runId, run == null ? null : run.label(), plannedTasks, status, window, latencyDefinitions(tasks),
+                group(tasks, windowSeconds),
                 byKind, platforms, Timeline.of(tasks, windowStart, lastFinish), distribution(tasks), mergedCountBy(tasks),
                 countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated));
+    }
+
+    /** Where a task's queue wait starts: when SQS accepted its message, or on older records the producer's planning time. */
+    static Long queueStart(TaskRecord t) {
+        return t.sentAt() != null ? t.sentAt() : t.enqueuedAt();
+    }
+
+    static LatencyDefinitions latencyDefinitions(List<TaskRecord> tasks) {
+        long withStart = tasks.stream().filter(t -> queueStart(t) != null).count();
+        long withSent = tasks.stream().filter(t -> t.sentAt() != null).count();
+        String from;
+        if (withSent == withStart) {
+            from = "the SQS SentTimestamp of the task's message (when SQS accepted it)";
+        } else if (withSent == 0) {
+            from = "enqueuedAt (these records predate SentTimestamp: enqueuedAt is when the producer planned the run, so the"
+                    + " wait includes the run's listing and sending)";
+        } else {
+            from = "the SQS SentTimestamp of the task's message on " + withSent + " of " + withStart
+                    + " tasks, enqueuedAt (the producer's planning time) on the others";
+        }
+        return new LatencyDefinitions("finishedAt - startedAt of each task, in its worker",
+                "startedAt - " + from, "finishedAt - " + from);
     }
 
     /** "x86_64/1769MB": a record without them says "unknown" and "?", as reports have always grouped such records. */
@@ -101,9 +134,9 @@ public final class RunStatistics {
 
     static Group group(List<TaskRecord> tasks, double windowSeconds) {
         Map<String, Long> byStatus = new TreeMap<>();
-        long events = 0, malformed = 0, bytes = 0, compressed = 0, hashes = 0, cold = 0, writeCalls = 0;
+        long events = 0, malformed = 0, bytes = 0, compressed = 0, hashes = 0, writeCalls = 0;
         double writeMsTotal = 0, writeMsMax = 0;
-        List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>(), inits = new ArrayList<>();
+        List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>();
         SortedSet<Long> threads = new TreeSet<>();
         SortedSet<Double> vcpuShares = new TreeSet<>();
         for (TaskRecord t : tasks) {
@@ -119,13 +152,10 @@ public final class RunStatistics {
             }
             if (t.hash() != null) hashes += t.hash().hashes();
             durations.add(t.durationMs());
-            if (t.enqueuedAt() != null) {
-                waits.add(t.startedAt() - t.enqueuedAt());
-                endToEnd.add(t.finishedAt() - t.enqueuedAt());
-            }
-            if (invocation.cold()) {
-                cold++;
-                if (invocation.initMs() != null) inits.add(invocation.initMs());
+            Long queued = queueStart(t);
+            if (queued != null) {
+                waits.add(t.startedAt() - queued);
+                endToEnd.add(t.finishedAt() - queued);
             }
             if (t.writes() != null) {
                 writeCalls += t.writes().calls();
@@ -138,10 +168,33 @@ public final class RunStatistics {
                         perSecond(bytes / 1e6, windowSeconds), perSecond(hashes, windowSeconds)),
                 new Latency(Percentiles.summarize(toArray(durations)), Percentiles.summarize(toArray(waits)),
                         Percentiles.summarize(toArray(endToEnd))),
-                new ColdStarts(cold, tasks.isEmpty() ? 0 : round3((double) cold / tasks.size()), Percentiles.summarize(toArray(inits))),
+                coldStarts(tasks),
                 new DynamoDbWrites(writeCalls, tasks.isEmpty() ? 0 : round3((double) writeCalls / tasks.size()),
                         writeCalls == 0 ? 0 : round3(writeMsTotal / writeCalls), round3(writeMsMax)),
                 new Workers(new ArrayList<>(threads), new ArrayList<>(vcpuShares)));
+    }
+
+    /**
+     * Per worker invocation (request id): an instance initialises once, however many tasks its first
+     * invocation runs, so each cold invocation counts once, with its one init duration. Records without a
+     * request id (the dead-letter recorder's) belong to no invocation.
+     */
+    static ColdStarts coldStarts(List<TaskRecord> tasks) {
+        Map<String, List<TaskRecord>> byInvocation = new TreeMap<>();
+        for (TaskRecord t : tasks) {
+            if (t.invocation().requestId() != null) byInvocation.computeIfAbsent(t.invocation().requestId(), k -> new ArrayList<>()).add(t);
+        }
+        long cold = 0, tasksOfCold = 0;
+        List<Long> inits = new ArrayList<>();
+        for (List<TaskRecord> ofInvocation : byInvocation.values()) {
+            if (ofInvocation.stream().noneMatch(t -> t.invocation().cold())) continue;
+            cold++;
+            tasksOfCold += ofInvocation.size();
+            ofInvocation.stream().map(t -> t.invocation().initMs()).filter(java.util.Objects::nonNull).findFirst().ifPresent(inits::add);
+        }
+        long invocations = byInvocation.size();
+        return new ColdStarts(invocations, cold, tasksOfCold, invocations == 0 ? 0 : round3((double) cold / invocations),
+                Percentiles.summarize(toArray(inits)));
     }
 
     /** Nearest-rank values at 1..100 % (and 99.9) of the three latencies: the CDF the HTML report draws. */
@@ -149,9 +202,10 @@ public final class RunStatistics {
         List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>();
         for (TaskRecord t : tasks) {
             durations.add(t.durationMs());
-            if (t.enqueuedAt() != null) {
-                waits.add(t.startedAt() - t.enqueuedAt());
-                endToEnd.add(t.finishedAt() - t.enqueuedAt());
+            Long queued = queueStart(t);
+            if (queued != null) {
+                waits.add(t.startedAt() - queued);
+                endToEnd.add(t.finishedAt() - queued);
             }
         }
         return new LatencyDistribution(Percentiles.distributionPoints(), Percentiles.distribution(toArray(durations)),

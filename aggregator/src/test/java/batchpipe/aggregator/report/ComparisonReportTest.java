@@ -37,7 +37,7 @@ class ComparisonReportTest {
     /** {@code report} with another run id and label, as a report.json someone edited might say. */
     private static Report relabelled(Report report, String runId, String label) {
         RunFigures f = report.figures();
-        return new Report(new RunFigures(runId, label, f.planned(), f.status(), f.window(), f.overall(), f.byKind(), f.byPlatform(),
+        return new Report(new RunFigures(runId, label, f.planned(), f.status(), f.window(), f.latencyDefinitions(), f.overall(), f.byKind(), f.byPlatform(),
                 f.timeline(), f.distribution(), f.countBy(), f.countByAccuracy(), f.problems(), f.failureTolerance()), report.cost(),
                 report.inputs());
     }

@@ -80,7 +80,8 @@ class MarkdownReportTest {
     @Test
     void render_listsThreadsAndVcpuSharesPerPlatform() {
         assertThat(MarkdownReport.render(ReportFixtures.report("demo").report()))
-                .contains("| x86_64/1024MB | 3 | 1 (0.333) | 250 | [1] | [0.58] |");
+                // req-1 (cold, two tasks) and req-2: one cold invocation of two
+                .contains("| x86_64/1024MB | 3 | 1/2 (0.5) | 250 | [1] | [0.58] |");
     }
 
     @Test

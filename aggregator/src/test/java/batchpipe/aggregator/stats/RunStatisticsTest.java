@@ -35,14 +35,15 @@ class RunStatisticsTest {
 
     private static TaskRecords.Builder[] builders() {
         return new TaskRecords.Builder[]{
-                task("scan-a", "scan", TaskStatus.DONE, 1_200, 1_700, "arm64", 1024, true, 1, 4.0, 4.0).cold(true, 300L)
+                // scan-a and scan-b ran in one cold invocation (req-1), as its two tasks both say
+                task("scan-a", "scan", TaskStatus.DONE, 1_200, 1_700, "arm64", 1024, true, 1, 4.0, 4.0).cold(true, 300L).invocation("req-1", "worker")
                         .scanned(100, 2, 2_000_000, 500_000).countBy("level", Map.of("INFO", 60L, "ERROR", 40L)),
-                task("scan-b", "scan", TaskStatus.DONE, 1_500, 2_500, "arm64", 1024, false, 1, 6.0, 6.0)
+                task("scan-b", "scan", TaskStatus.DONE, 1_500, 2_500, "arm64", 1024, true, 1, 6.0, 6.0).cold(true, 300L).invocation("req-1", "worker")
                         .scanned(50, 0, 1_000_000, 250_000).countBy("level", Map.of("INFO", 30L, "WARN", 20L))
                         .countBy("status", Map.of("200", 50L)),
-                task("hash-000001", "hash", TaskStatus.DONE, 2_000, 4_000, "x86_64", 2048, true, 2, 10.0, 8.0).cold(true, 500L)
+                task("hash-000001", "hash", TaskStatus.DONE, 2_000, 4_000, "x86_64", 2048, true, 2, 10.0, 8.0).cold(true, 500L).invocation("req-2", "worker")
                         .hashed(10, 4),
-                task("hash-000002", "hash", TaskStatus.FAILED, 3_000, 5_000, "x86_64", 2048, false, 1, 2.0, 2.0)
+                task("hash-000002", "hash", TaskStatus.FAILED, 3_000, 5_000, "x86_64", 2048, false, 1, 2.0, 2.0).invocation("req-3", "worker")
                         .status(TaskStatus.FAILED, "IllegalStateException: throttled")};
     }
 
@@ -101,8 +102,11 @@ class RunStatisticsTest {
     void compute_coldStartsAndDynamoDbWrites() {
         RunFigures.Group overall = RunStatistics.compute("r1", run(4), tasks()).overall();
 
-        assertThat(overall.coldStarts().tasks()).isEqualTo(2);
-        assertThat(overall.coldStarts().share()).isEqualTo(0.5);
+        // 3 invocations, 2 of them cold (req-1 ran 2 tasks, req-2 one): each init counts once, not once per task
+        assertThat(overall.coldStarts().invocations()).isEqualTo(3);
+        assertThat(overall.coldStarts().coldInvocations()).isEqualTo(2);
+        assertThat(overall.coldStarts().tasks()).isEqualTo(3);
+        assertThat(overall.coldStarts().share()).isEqualTo(0.667);
         assertThat(overall.coldStarts().initMs()).isEqualTo(summary(2, 300, 500, 500, 500, 500, 500, 400.0));
         // 5 calls taking 22 ms in all; the slowest took 8 ms
         assertThat(overall.dynamoDb()).isEqualTo(new RunFigures.DynamoDbWrites(5, 1.25, 4.4, 8.0));
@@ -143,8 +147,11 @@ class RunStatisticsTest {
         assertThat(arm.tasks()).isEqualTo(2);
         assertThat(arm.totals().events()).isEqualTo(150);
         assertThat(arm.totals().hashes()).isZero();
-        assertThat(arm.coldStarts().tasks()).isEqualTo(1);
-        assertThat(arm.coldStarts().share()).isEqualTo(0.5);
+        // both arm64 tasks ran in one cold invocation: 1 of 1 invocations, not 2 cold starts
+        assertThat(arm.coldStarts().coldInvocations()).isEqualTo(1);
+        assertThat(arm.coldStarts().invocations()).isEqualTo(1);
+        assertThat(arm.coldStarts().tasks()).isEqualTo(2);
+        assertThat(arm.coldStarts().share()).isEqualTo(1.0);
         RunFigures.Group x86 = byPlatform.get("x86_64/2048MB");
         assertThat(x86.totals().hashes()).isEqualTo(10);
         assertThat(x86.totals().events()).isZero();
@@ -270,7 +277,7 @@ class RunStatisticsTest {
 
         assertThat(report.byKind()).containsOnlyKeys("scan");
         assertThat(report.overall().coldStarts().initMs().count()).isEqualTo(1);
-        RunFigures warm = RunStatistics.compute("r1", run(1), List.of(scansOnly.get(1)));
+        RunFigures warm = RunStatistics.compute("r1", run(1), List.of(tasks().get(3)));
         assertThat(warm.overall().coldStarts().initMs()).isEqualTo(NONE);
         assertThat(Json.write(NONE)).isEqualTo("{\"count\":0}");
     }
@@ -310,5 +317,33 @@ class RunStatisticsTest {
 
         assertThat(report.failureTolerance()).isNull();
         assertThat(Json.write(report.toJson())).doesNotContain("failureTolerance");
+    }
+
+    @Test
+    void compute_measuresQueueWaitFromWhenSqsAcceptedTheMessageAndPlanningAsItsOwnPhase() {
+        // planned at 1,000 (createdAt and enqueuedAt), last task sent at 13,500: a 12.5 s planning phase;
+        // sent at 13,000 and started at 13,400: a 400 ms queue wait, not 12.4 s
+        RunRecord run = new RunRecord("r1", "demo", null, new batchpipe.common.run.Planned(1, 0, 1), 0, 1_000L, "running", 1,
+                1L, null, List.of(), null, null, 13_500L);
+        TaskRecord sent = new TaskRecord("r1", "scan-a", "scan", TaskStatus.DONE, null, 1_000L, 13_400L, 13_900L, 500L, 1,
+                null, null, null, null, null, null, 13_000L);
+
+        RunFigures report = RunStatistics.compute("r1", run, List.of(sent));
+
+        assertThat(report.overall().latency().queueWaitMs().p50()).isEqualTo(400L);
+        assertThat(report.overall().latency().endToEndMs().p50()).isEqualTo(900L);
+        assertThat(report.window().planning()).isEqualTo(new RunFigures.Phase(1_000L, 13_500L, 12.5,
+                "run createdAt (before listing) - run sendFinishedAt (the last task sent)"));
+        assertThat(report.latencyDefinitions().queueWaitMs()).isEqualTo("startedAt - the SQS SentTimestamp of the task's message (when SQS accepted it)");
+    }
+
+    @Test
+    void compute_saysWhenOlderRecordsMeasureQueueWaitFromThePlanningTime() {
+        RunFigures report = RunStatistics.compute("r1", run(4), tasks());
+
+        // these records have no SentTimestamp: the wait starts at enqueuedAt (1,000), and the report says so
+        assertThat(report.overall().latency().queueWaitMs().count()).isEqualTo(4);
+        assertThat(report.latencyDefinitions().queueWaitMs()).startsWith("startedAt - enqueuedAt (these records predate SentTimestamp");
+        assertThat(report.window().planning()).isNull();
     }
 }

@@ -246,7 +246,7 @@ class HostileLogValuesTest {
     private static Report withFigures(Report report, String status, String label) {
         RunFigures f = report.figures();
         return new Report(new RunFigures(f.runId(), label == null ? f.label() : label, f.planned(), status == null ? f.status() : status,
-                f.window(), f.overall(), f.byKind(), f.byPlatform(), f.timeline(), f.distribution(), f.countBy(), f.countByAccuracy(),
+                f.window(), f.latencyDefinitions(), f.overall(), f.byKind(), f.byPlatform(), f.timeline(), f.distribution(), f.countBy(), f.countByAccuracy(),
                 f.problems(), f.failureTolerance()), report.cost(), report.inputs());
     }
 
