@@ -28,13 +28,13 @@ public final class ReportBuilder {
     public RunReport build(String runId, Instant deadline) {
         RunReader.StoredRun stored = read(runId);
         ReportLineSource.Found found = reportLines.find(stored.run(), stored.tasks(), deadline);
-        return RunReport.of(runId, stored.run(), stored.tasks(), prices, new ReportInputs(found.lines(), found.source(), assumptions));
+        return RunReport.of(runId, stored.run(), stored.tasks(), stored.invocations(), prices, new ReportInputs(found.lines(), found.source(), assumptions));
     }
 
     /** With the given REPORT lines and assumptions instead. */
     public RunReport build(String runId, ReportInputs inputs) {
         RunReader.StoredRun stored = read(runId);
-        return RunReport.of(runId, stored.run(), stored.tasks(), prices, inputs);
+        return RunReport.of(runId, stored.run(), stored.tasks(), stored.invocations(), prices, inputs);
     }
 
     private RunReader.StoredRun read(String runId) {

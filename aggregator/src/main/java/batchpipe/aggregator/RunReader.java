@@ -1,5 +1,6 @@
 package batchpipe.aggregator;
 
+import batchpipe.common.run.InvocationRecord;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.table.RunPartition;
@@ -25,10 +26,18 @@ public final class RunReader {
         return table;
     }
 
-    /** A run as stored: its record (null when there is none) and its task records in task-id order. */
-    public record StoredRun(RunRecord run, List<TaskRecord> tasks) {
+    /**
+     * A run as stored: its record (null when there is none), its task records in task-id order, and its
+     * worker invocation records (none for runs of workers that did not write them).
+     */
+    public record StoredRun(RunRecord run, List<TaskRecord> tasks, List<InvocationRecord> invocations) {
         public StoredRun {
             tasks = List.copyOf(tasks);
+            invocations = List.copyOf(invocations);
+        }
+
+        public StoredRun(RunRecord run, List<TaskRecord> tasks) {
+            this(run, tasks, List.of());
         }
     }
 
@@ -42,7 +51,11 @@ public final class RunReader {
         for (Map<String, AttributeValue> item : query(runId, TableKeys.TASK_PREFIX)) {
             tasks.add(TaskRecord.fromItem(item));
         }
-        return new StoredRun(run, tasks);
+        List<InvocationRecord> invocations = new ArrayList<>();
+        for (Map<String, AttributeValue> item : query(runId, TableKeys.INVOCATION_PREFIX)) {
+            invocations.add(InvocationRecord.fromItem(item));
+        }
+        return new StoredRun(run, tasks, invocations);
     }
 
     private List<Map<String, AttributeValue>> query(String runId, String skPrefix) {

@@ -6,6 +6,7 @@ import batchpipe.aggregator.cost.Invocations;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.UsageModel;
 import batchpipe.aggregator.stats.RunStatistics;
+import batchpipe.common.run.InvocationRecord;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.TaskRecord;
 
@@ -24,9 +25,15 @@ public record RunReport(Report report, RunRecord run, List<TaskRecord> tasks) {
     }
 
     public static RunReport of(String runId, RunRecord run, List<TaskRecord> tasks, PriceTable prices, ReportInputs inputs) {
+        return of(runId, run, tasks, List.of(), prices, inputs);
+    }
+
+    /** @param workerInvocations the run's invocation records (the per-call DynamoDB view) */
+    public static RunReport of(String runId, RunRecord run, List<TaskRecord> tasks, List<InvocationRecord> workerInvocations,
+                               PriceTable prices, ReportInputs inputs) {
         List<BilledInvocation> invocations = Invocations.of(tasks, inputs.reportLines());
         UsageModel.Usage usage = UsageModel.measure(run, tasks, invocations, inputs.assumptions(), prices);
-        return new RunReport(new Report(RunStatistics.compute(runId, run, tasks),
+        return new RunReport(new Report(RunStatistics.compute(runId, run, tasks, workerInvocations),
                 new CostModel(prices).compute(tasks, invocations, usage, inputs.assumptions()),
                 new Report.Inputs(inputs.reportLinesSource(), invocations)), run, tasks);
     }

@@ -36,7 +36,7 @@ class RunReaderTest {
     }
 
     @Test
-    void read_returnsTheRunRecordAndEveryTaskRecordOverAllPages() {
+    void read_returnsTheRunRecordEveryTaskRecordOverAllPagesAndTheInvocationRecords() {
         Map<String, AttributeValue> pageKey = Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("task#b"));
         when(dynamoDb.query(any(QueryRequest.class))).thenAnswer(invocation -> {
             QueryRequest request = invocation.getArgument(0);
@@ -44,6 +44,11 @@ class RunReaderTest {
             if (prefix.equals("run")) {
                 return QueryResponse.builder().items(item("run", Map.of("status", AttributeValue.fromS("running"),
                         "createdAt", AttributeValue.fromN("1000")))).build();
+            }
+            if (prefix.equals("invocation#")) {
+                return QueryResponse.builder().items(item("invocation#req-1", Map.of("requestId", AttributeValue.fromS("req-1"),
+                        "tasks", AttributeValue.fromN("3"), "callsMs", AttributeValue.fromM(Map.of("taskRecordPut",
+                                AttributeValue.fromL(List.of(AttributeValue.fromN("12.5")))))))).build();
             }
             if (request.exclusiveStartKey().isEmpty()) {
                 return QueryResponse.builder()
@@ -62,7 +67,11 @@ class RunReaderTest {
         assertThat(stored.tasks()).extracting(TaskRecord::taskId).containsExactly("a", "b", "c");
         assertThat(stored.tasks()).extracting(TaskRecord::durationMs).containsExactly(5L, 7L, 15L);
         ArgumentCaptor<QueryRequest> captor = ArgumentCaptor.forClass(QueryRequest.class);
-        verify(dynamoDb, times(3)).query(captor.capture());
+        assertThat(stored.invocations()).singleElement().satisfies(i -> {
+            assertThat(i.tasks()).isEqualTo(3);
+            assertThat(i.callsMs()).containsEntry(batchpipe.common.table.TableCall.TASK_RECORD_PUT, List.of(12.5));
+        });
+        verify(dynamoDb, times(4)).query(captor.capture());
         List<QueryRequest> requests = captor.getAllValues();
         assertThat(requests).allSatisfy(r -> {
             assertThat(r.tableName()).isEqualTo("tbl");
@@ -72,6 +81,7 @@ class RunReaderTest {
         });
         assertThat(requests.get(1).expressionAttributeValues()).containsEntry(":sk", AttributeValue.fromS("task#"));
         assertThat(requests.get(2).exclusiveStartKey()).isEqualTo(pageKey);
+        assertThat(requests.get(3).expressionAttributeValues()).containsEntry(":sk", AttributeValue.fromS("invocation#"));
     }
 
     @Test

@@ -108,6 +108,22 @@ public final class HtmlReport {
         }
         html.append("</table>\n");
 
+        if (figures.dynamoDbCalls() != null) {
+            RunFigures.DynamoDbCalls calls = figures.dynamoDbCalls();
+            html.append("<h2>DynamoDB calls from the workers (ms, nearest rank)</h2>\n");
+            html.append("<table id=\"dynamodb-calls-table\"><tr><th>call</th><th class=\"n\">count</th><th class=\"n\">p50</th>"
+                    + "<th class=\"n\">p99</th><th class=\"n\">max</th></tr>");
+            calls.byCall().forEach((call, c) -> {
+                html.append("<tr><td>").append(Html.escape(call)).append("</td>");
+                num(html, c.count());
+                num(html, written(c.p50Ms()));
+                num(html, written(c.p99Ms()));
+                num(html, written(c.maxMs()));
+                html.append("</tr>");
+            });
+            html.append("</table>\n<p class=\"sub\">").append(Html.escape(calls.definition())).append("</p>\n");
+        }
+
         html.append("<h2>Workers and DynamoDB writes</h2>\n");
         html.append("<table id=\"workers-table\"><tr><th>group</th><th class=\"n\">cold starts (share)</th><th class=\"n\">init p50 (ms)</th>"
                 + "<th>threads seen</th><th>vCPU shares seen</th><th class=\"n\">write calls / task</th>"

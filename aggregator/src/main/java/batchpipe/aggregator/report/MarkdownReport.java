@@ -75,6 +75,7 @@ public final class MarkdownReport {
                 .append(" DynamoDB writes: ").append(dynamo.writeCallsPerTask()).append(" calls per task, mean ")
                 .append(dynamo.meanWriteMs()).append(" ms, slowest ").append(dynamo.slowestWriteMs()).append(" ms.\n");
 
+        if (figures.dynamoDbCalls() != null) dynamoDbCalls(md, figures.dynamoDbCalls());
         platforms(md, figures.byPlatform());
         if (report.cost() != null) cost(md, report.cost());
 
@@ -123,6 +124,14 @@ public final class MarkdownReport {
     static String coldStartCell(RunFigures.ColdStarts cold) {
         if (!cold.perInvocation()) return cold.tasks() + " (" + cold.share() + ")";
         return cold.coldInvocations() + "/" + cold.invocations() + " (" + cold.share() + ")";
+    }
+
+    private static void dynamoDbCalls(StringBuilder md, RunFigures.DynamoDbCalls calls) {
+        md.append("\n## DynamoDB calls from the workers (ms, nearest rank)\n\n");
+        md.append("| call | count | p50 | p99 | max |\n|---|---:|---:|---:|---:|\n");
+        calls.byCall().forEach((call, c) -> md.append("| ").append(call).append(" | ").append(c.count()).append(" | ").append(c.p50Ms())
+                .append(" | ").append(c.p99Ms()).append(" | ").append(c.maxMs()).append(" |\n"));
+        md.append("\n").append(text(calls.definition())).append(".\n");
     }
 
     private static void platforms(StringBuilder md, Map<String, RunFigures.Group> byPlatform) {

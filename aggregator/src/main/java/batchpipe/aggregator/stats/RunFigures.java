@@ -18,12 +18,25 @@ import java.util.TreeMap;
  * @param latencyDefinitions what each latency measures; null in reports written before it was said
  * @param countByAccuracy   per countBy path, once some task counted a path approximately; empty otherwise
  * @param failureTolerance  null unless the spec set a toleratedFailurePercent
+ * @param dynamoDbCalls     every DynamoDB call the workers made, by what it was for; null when the run has no
+ *                          invocation records (runs of workers that did not write them)
  */
 public record RunFigures(String runId, String label, PlannedTasks planned, String status, Window window,
                          LatencyDefinitions latencyDefinitions, Group overall,
                          Map<String, Group> byKind, Map<String, Group> byPlatform, TimelineFigures timeline,
                          LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
-                         Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance) {
+                         Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance,
+                         DynamoDbCalls dynamoDbCalls) {
+
+    /** Figures without the per-call DynamoDB view (runs whose workers wrote no invocation records). */
+    public RunFigures(String runId, String label, PlannedTasks planned, String status, Window window,
+                      LatencyDefinitions latencyDefinitions, Group overall,
+                      Map<String, Group> byKind, Map<String, Group> byPlatform, TimelineFigures timeline,
+                      LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
+                      Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance) {
+        this(runId, label, planned, status, window, latencyDefinitions, overall, byKind, byPlatform, timeline, distribution, countBy,
+                countByAccuracy, problems, failureTolerance, null);
+    }
 
     /** The fields of report.json before cost and inputs, in their order. */
     public JsonFields toJson() {
@@ -31,7 +44,7 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
                 .put("window", window).putPresent("latencyDefinitions", latencyDefinitions).put("overall", overall).put("byKind", byKind).put("byPlatform", byPlatform)
                 .put("timeline", timeline).put("distribution", distribution).put("countBy", countBy);
         if (!countByAccuracy.isEmpty()) json.put("countByAccuracy", countByAccuracy);
-        return json.put("problems", problems).putPresent("failureTolerance", failureTolerance);
+        return json.put("problems", problems).putPresent("failureTolerance", failureTolerance).putPresent("dynamoDbCalls", dynamoDbCalls);
     }
 
     /** Field by field in the document's order, so the first field a foreign file lacks is the one named. */
@@ -42,7 +55,7 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
                 groups(report.field("byKind")), groups(report.field("byPlatform")), TimelineFigures.fromJson(report.field("timeline")),
                 LatencyDistribution.fromJson(report.field("distribution")), countBy(report.field("countBy")),
                 accuracy(report.optField("countByAccuracy")), report.list("problems").stream().map(Problem::fromJson).toList(),
-                FailureTolerance.fromJson(report.optField("failureTolerance")));
+                FailureTolerance.fromJson(report.optField("failureTolerance")), DynamoDbCalls.fromJson(report.optField("dynamoDbCalls")));
     }
 
     private static Map<String, Map<String, Long>> countBy(ReportJson countBy) {
@@ -112,6 +125,40 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
 
         static Phase fromJson(ReportJson json) {
             return new Phase(json.longValue("start"), json.longValue("end"), json.doubleValue("seconds"), json.string("definition"));
+        }
+    }
+
+    /**
+     * The latency of every DynamoDB call the run's workers made for its tasks, by what the call was for,
+     * from the invocation records (reads too, and the record puts and progress updates a task record
+     * cannot hold). Nearest rank over the calls, in milliseconds as the worker timed them.
+     *
+     * @param invocations the worker invocations whose records were read
+     */
+    public record DynamoDbCalls(int invocations, Map<String, CallLatency> byCall, String definition) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("invocations", invocations).put("byCall", byCall).put("definition", definition);
+        }
+
+        static DynamoDbCalls fromJson(ReportJson json) {
+            if (json == null) return null;
+            Map<String, CallLatency> byCall = new LinkedHashMap<>();
+            ReportJson calls = json.field("byCall");
+            for (String call : calls.entries().keySet()) byCall.put(call, CallLatency.fromJson(calls.field(call)));
+            return new DynamoDbCalls(json.intValue("invocations"), byCall, json.string("definition"));
+        }
+    }
+
+    /** One kind of call: how many, and their p50, p99 and slowest latency in milliseconds. */
+    public record CallLatency(long count, double p50Ms, double p99Ms, double maxMs) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("count", count).put("p50Ms", p50Ms).put("p99Ms", p99Ms).put("maxMs", maxMs);
+        }
+
+        static CallLatency fromJson(ReportJson json) {
+            return new CallLatency(json.longValue("count"), json.doubleValue("p50Ms"), json.doubleValue("p99Ms"), json.doubleValue("maxMs"));
         }
     }
 
@@ -232,6 +279,11 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
         }
     }
 
+    /**
+     * The write calls the task records state: {@code writeCalls} counts each record's own put, which the
+     * record cannot time, so {@code meanWriteMs} divides the timed milliseconds by the timed calls only
+     * (writeCalls less one per record). The per-call view by kind is {@link DynamoDbCalls}.
+     */
     public record DynamoDbWrites(long writeCalls, double writeCallsPerTask, double meanWriteMs, double slowestWriteMs)
             implements JsonWritable {
         @Override

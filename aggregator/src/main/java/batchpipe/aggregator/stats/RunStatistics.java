@@ -1,6 +1,8 @@
 package batchpipe.aggregator.stats;
 
+import batchpipe.aggregator.stats.RunFigures.CallLatency;
 import batchpipe.aggregator.stats.RunFigures.ColdStarts;
+import batchpipe.aggregator.stats.RunFigures.DynamoDbCalls;
 import batchpipe.aggregator.stats.RunFigures.DynamoDbWrites;
 import batchpipe.aggregator.stats.RunFigures.FailureTolerance;
 import batchpipe.aggregator.stats.RunFigures.Group;
@@ -16,6 +18,8 @@ import batchpipe.aggregator.stats.RunFigures.Totals;
 import batchpipe.aggregator.stats.RunFigures.Window;
 import batchpipe.aggregator.stats.RunFigures.Workers;
 import batchpipe.common.run.CountAccuracy;
+import batchpipe.common.run.InvocationRecord;
+import batchpipe.common.table.TableCall;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.ScanOutcome;
 import batchpipe.common.run.TaskRecord;
@@ -53,6 +57,11 @@ public final class RunStatistics {
 
     /** @param run the run record, or null when there is none (the tasks found are then the planned total) */
     public static RunFigures compute(String runId, RunRecord run, List<TaskRecord> tasks) {
+        return compute(runId, run, tasks, List.of());
+    }
+
+    /** @param invocations the run's worker invocation records: the per-call DynamoDB view, when there are any */
+    public static RunFigures compute(String runId, RunRecord run, List<TaskRecord> tasks, List<InvocationRecord> invocations) {
         long planned = run == null ? tasks.size() : run.planned().total();
         PlannedTasks plannedTasks = run == null ? new PlannedTasks(null, null, planned)
                 : new PlannedTasks(run.planned().scan(), run.planned().hash(), run.planned().total());
@@ -89,7 +98,27 @@ public final class RunStatistics {
         return new RunFigures(runId, run == null ? null : run.label(), plannedTasks, status, window, latencyDefinitions(tasks),
                 group(tasks, windowSeconds),
                 byKind, platforms, Timeline.of(tasks, windowStart, lastFinish), distribution(tasks), mergedCountBy(tasks),
-                countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated));
+                countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated),
+                dynamoDbCalls(invocations));
+    }
+
+    /** Nearest rank over every timed call of each kind, in the order {@link TableCall} lists them; null without invocation records. */
+    static DynamoDbCalls dynamoDbCalls(List<InvocationRecord> invocations) {
+        if (invocations.isEmpty()) return null;
+        Map<TableCall, List<Double>> all = new java.util.EnumMap<>(TableCall.class);
+        for (InvocationRecord invocation : invocations) {
+            invocation.callsMs().forEach((call, ms) -> all.computeIfAbsent(call, c -> new ArrayList<>()).addAll(ms));
+        }
+        Map<String, CallLatency> byCall = new java.util.LinkedHashMap<>();
+        all.forEach((call, ms) -> {
+            // microseconds as whole numbers, so nearest rank picks one of the measured values exactly
+            long[] micros = ms.stream().mapToLong(m -> Math.round(m * 1000)).sorted().toArray();
+            byCall.put(call.wireName(), new CallLatency(micros.length, Percentiles.nearestRank(micros, 50) / 1000.0,
+                    Percentiles.nearestRank(micros, 99) / 1000.0, micros[micros.length - 1] / 1000.0));
+        });
+        return new DynamoDbCalls(invocations.size(), byCall, "each DynamoDB call a worker made for the run's tasks, timed around the"
+                + " SDK call by what it was for, from the run's " + invocations.size() + " worker invocation records (p50 and p99 by nearest"
+                + " rank over the calls); the completion claim is made after the record is written and is not in it");
     }
 
     /** Where a task's queue wait starts: when SQS accepted its message, or on older records the producer's planning time. */
@@ -134,7 +163,7 @@ public final class RunStatistics {
 
     static Group group(List<TaskRecord> tasks, double windowSeconds) {
         Map<String, Long> byStatus = new TreeMap<>();
-        long events = 0, malformed = 0, bytes = 0, compressed = 0, hashes = 0, writeCalls = 0;
+        long events = 0, malformed = 0, bytes = 0, compressed = 0, hashes = 0, writeCalls = 0, timedWriteCalls = 0;
         double writeMsTotal = 0, writeMsMax = 0;
         List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>();
         SortedSet<Long> threads = new TreeSet<>();
@@ -159,6 +188,8 @@ public final class RunStatistics {
             }
             if (t.writes() != null) {
                 writeCalls += t.writes().calls();
+                // a record's count includes its own put, which it cannot time: its milliseconds cover the others
+                timedWriteCalls += Math.max(0, t.writes().calls() - 1);
                 writeMsTotal += t.writes().msTotal();
                 writeMsMax = Math.max(writeMsMax, t.writes().msMax());
             }
@@ -170,7 +201,7 @@ public final class RunStatistics {
                         Percentiles.summarize(toArray(endToEnd))),
                 coldStarts(tasks),
                 new DynamoDbWrites(writeCalls, tasks.isEmpty() ? 0 : round3((double) writeCalls / tasks.size()),
-                        writeCalls == 0 ? 0 : round3(writeMsTotal / writeCalls), round3(writeMsMax)),
+                        timedWriteCalls == 0 ? 0 : round3(writeMsTotal / timedWriteCalls), round3(writeMsMax)),
                 new Workers(new ArrayList<>(threads), new ArrayList<>(vcpuShares)));
     }
 

@@ -3,7 +3,10 @@ package batchpipe.aggregator.stats;
 import batchpipe.aggregator.TaskRecords;
 import batchpipe.common.json.Json;
 import batchpipe.common.run.CountAccuracy;
+import batchpipe.common.run.InvocationRecord;
 import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.WorkerInvocation;
+import batchpipe.common.table.TableCall;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
 import org.junit.jupiter.api.Test;
@@ -36,14 +39,14 @@ class RunStatisticsTest {
     private static TaskRecords.Builder[] builders() {
         return new TaskRecords.Builder[]{
                 // scan-a and scan-b ran in one cold invocation (req-1), as its two tasks both say
-                task("scan-a", "scan", TaskStatus.DONE, 1_200, 1_700, "arm64", 1024, true, 1, 4.0, 4.0).cold(true, 300L).invocation("req-1", "worker")
+                task("scan-a", "scan", TaskStatus.DONE, 1_200, 1_700, "arm64", 1024, true, 1, 0.0, 0.0).cold(true, 300L).invocation("req-1", "worker")
                         .scanned(100, 2, 2_000_000, 500_000).countBy("level", Map.of("INFO", 60L, "ERROR", 40L)),
-                task("scan-b", "scan", TaskStatus.DONE, 1_500, 2_500, "arm64", 1024, true, 1, 6.0, 6.0).cold(true, 300L).invocation("req-1", "worker")
+                task("scan-b", "scan", TaskStatus.DONE, 1_500, 2_500, "arm64", 1024, true, 1, 0.0, 0.0).cold(true, 300L).invocation("req-1", "worker")
                         .scanned(50, 0, 1_000_000, 250_000).countBy("level", Map.of("INFO", 30L, "WARN", 20L))
                         .countBy("status", Map.of("200", 50L)),
-                task("hash-000001", "hash", TaskStatus.DONE, 2_000, 4_000, "x86_64", 2048, true, 2, 10.0, 8.0).cold(true, 500L).invocation("req-2", "worker")
+                task("hash-000001", "hash", TaskStatus.DONE, 2_000, 4_000, "x86_64", 2048, true, 3, 12.0, 8.0).cold(true, 500L).invocation("req-2", "worker")
                         .hashed(10, 4),
-                task("hash-000002", "hash", TaskStatus.FAILED, 3_000, 5_000, "x86_64", 2048, false, 1, 2.0, 2.0).invocation("req-3", "worker")
+                task("hash-000002", "hash", TaskStatus.FAILED, 3_000, 5_000, "x86_64", 2048, false, 2, 2.0, 2.0).invocation("req-3", "worker")
                         .status(TaskStatus.FAILED, "IllegalStateException: throttled")};
     }
 
@@ -108,8 +111,9 @@ class RunStatisticsTest {
         assertThat(overall.coldStarts().tasks()).isEqualTo(3);
         assertThat(overall.coldStarts().share()).isEqualTo(0.667);
         assertThat(overall.coldStarts().initMs()).isEqualTo(summary(2, 300, 500, 500, 500, 500, 500, 400.0));
-        // 5 calls taking 22 ms in all; the slowest took 8 ms
-        assertThat(overall.dynamoDb()).isEqualTo(new RunFigures.DynamoDbWrites(5, 1.25, 4.4, 8.0));
+        // as the worker records them, each count includes the record's own untimed put: 1 + 1 + 3 + 2 = 7 calls,
+        // of which 0 + 0 + 2 + 1 = 3 were timed, taking 14 ms in all (mean 4.667, not 14 / 7 = 2); the slowest took 8 ms
+        assertThat(overall.dynamoDb()).isEqualTo(new RunFigures.DynamoDbWrites(7, 1.75, 4.667, 8.0));
     }
 
     @Test
@@ -155,8 +159,8 @@ class RunStatisticsTest {
         RunFigures.Group x86 = byPlatform.get("x86_64/2048MB");
         assertThat(x86.totals().hashes()).isEqualTo(10);
         assertThat(x86.totals().events()).isZero();
-        assertThat(x86.dynamoDb().writeCalls()).isEqualTo(3);
-        assertThat(x86.dynamoDb().meanWriteMs()).isEqualTo(4.0);
+        assertThat(x86.dynamoDb().writeCalls()).isEqualTo(5);
+        assertThat(x86.dynamoDb().meanWriteMs()).isEqualTo(4.667);
         assertThat(x86.dynamoDb().slowestWriteMs()).isEqualTo(8.0);
     }
 
@@ -345,5 +349,25 @@ class RunStatisticsTest {
         assertThat(report.overall().latency().queueWaitMs().count()).isEqualTo(4);
         assertThat(report.latencyDefinitions().queueWaitMs()).startsWith("startedAt - enqueuedAt (these records predate SentTimestamp");
         assertThat(report.window().planning()).isNull();
+    }
+
+    @Test
+    void compute_givesEachKindOfDynamoDbCallItsOwnLatencyFromTheInvocationRecords() {
+        // two invocations: record puts of 10, 30 and 20 ms; progress updates of 5 and 7 ms; one read of 2.5 ms
+        WorkerInvocation worker = new WorkerInvocation("req-1", "worker", null, 1769, "x86_64", 2, 1.0, false, null);
+        InvocationRecord first = new InvocationRecord("r1", worker, 0, 100, 2, Map.of(
+                TableCall.TASK_RECORD_PUT, List.of(10.0, 30.0), TableCall.PROGRESS_UPDATE, List.of(5.0, 7.0)));
+        InvocationRecord second = new InvocationRecord("r1", worker, 0, 100, 1, Map.of(
+                TableCall.TASK_RECORD_PUT, List.of(20.0), TableCall.TASK_RECORD_READ, List.of(2.5)));
+
+        RunFigures.DynamoDbCalls calls = RunStatistics.compute("r1", run(4), tasks(), List.of(first, second)).dynamoDbCalls();
+
+        assertThat(calls.invocations()).isEqualTo(2);
+        // nearest rank over {10, 20, 30}: p50 is the 2nd value, p99 the 3rd
+        assertThat(calls.byCall()).containsExactly(
+                Map.entry("taskRecordRead", new RunFigures.CallLatency(1, 2.5, 2.5, 2.5)),
+                Map.entry("taskRecordPut", new RunFigures.CallLatency(3, 20.0, 30.0, 30.0)),
+                Map.entry("progressUpdate", new RunFigures.CallLatency(2, 5.0, 7.0, 7.0)));
+        assertThat(RunStatistics.compute("r1", run(4), tasks()).dynamoDbCalls()).isNull();
     }
 }
