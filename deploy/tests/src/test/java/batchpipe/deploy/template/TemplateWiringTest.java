@@ -47,7 +47,8 @@ class TemplateWiringTest {
     /** Set on a function for a library it ships rather than for its own code. */
     private static final Map<String, String> READ_BY_LIBRARIES = Map.of(
             "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints",
-            "POWERTOOLS_SERVICE_NAME", "Powertools logging: the service field of every log line");
+            "POWERTOOLS_SERVICE_NAME", "Powertools logging: the service field of every log line",
+            "POWERTOOLS_LOG_LEVEL", "Powertools logging (and log4j2.xml): the lowest level logged, from the LogLevel parameter");
     /** Granted beyond the code's own calls, on purpose. */
     private static final Map<String, Set<String>> DELIBERATE_EXTRAS = Map.of(
             "worker", Set.of("s3:ListBucket")); // S3 answers a missing key with 404 (permanent, clear message), not 403
@@ -240,6 +241,23 @@ class TemplateWiringTest {
                 assertThat(statementsOf(roleOf(id))).as(id + ": " + action + " on " + group).anyMatch(s -> allows(s, action, group));
             }
         }
+    }
+
+    @Test
+    void everyFunction_namesItsOwnServiceAndLogsAtTheLogLevelParameter() throws IOException {
+        Map<String, String> services = new LinkedHashMap<>();
+        for (String id : template.functionIds()) {
+            Map<String, String> env = function(id).environment();
+            assertThat(env.get("POWERTOOLS_SERVICE_NAME")).as(id + " POWERTOOLS_SERVICE_NAME").startsWith("batchpipe-");
+            assertThat(env.get("POWERTOOLS_LOG_LEVEL")).as(id + " POWERTOOLS_LOG_LEVEL").isEqualTo("INFO");
+            services.put(id, env.get("POWERTOOLS_SERVICE_NAME"));
+        }
+        // The twin is the worker on other hardware: same service, told apart by function_name.
+        assertThat(services.get("WorkerTwinFunction")).isEqualTo(services.get("WorkerFunction"));
+        services.remove("WorkerTwinFunction");
+        assertThat(new java.util.HashSet<>(services.values())).as("one service name per function").hasSameSizeAs(services.values());
+        StackTemplate debug = StackTemplate.load(home.resolve("template.yaml"), Map.of("LogLevel", "DEBUG"));
+        assertThat(debug.function("AggregatorFunction", "s", resolverFor(debug)).environment()).containsEntry("POWERTOOLS_LOG_LEVEL", "DEBUG");
     }
 
     @Test
