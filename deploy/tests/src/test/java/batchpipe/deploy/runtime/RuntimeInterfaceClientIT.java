@@ -132,8 +132,9 @@ class RuntimeInterfaceClientIT {
         assertThat((String) response.get("runId")).isNotBlank();
     }
 
-    @Test
-    void aggregator_onDemandEvent_reportsTheSampleRunIntoTheBucketAndAnnouncesIt() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"aggregator.json", "aggregator-on-demand.json"})
+    void aggregator_completionsMessageOrOnDemandEvent_reportsTheSampleRunIntoTheBucketAndAnnouncesIt(String eventFile) throws Exception {
         // The sample run was reported in-process already: clear its files, so that only this artifact can put them back.
         String bucket = stack.ref("DataBucket");
         String folder = "reports/" + SampleRun.RUN_ID + "/";
@@ -141,9 +142,13 @@ class RuntimeInterfaceClientIT {
                 .forEach(o -> stack.s3().deleteObject(b -> b.bucket(bucket).key(o.key())));
         long announcedBefore = announcements(SampleRun.RUN_ID);
 
-        Map<String, Object> response = invoke("AggregatorFunction", "aggregator", "aggregator.json");
+        Map<String, Object> response = invoke("AggregatorFunction", "aggregator", eventFile);
 
-        assertThat(response).containsEntry("runId", SampleRun.RUN_ID).containsEntry("status", "complete");
+        if (eventFile.equals("aggregator.json")) { // the CompletionsQueue's SQS event, as in production
+            assertThat(failedItemIds(response)).as("batchItemFailures").isEmpty();
+        } else {
+            assertThat(response).containsEntry("runId", SampleRun.RUN_ID).containsEntry("status", "complete");
+        }
         assertThat(stack.s3().listObjectsV2(b -> b.bucket(bucket).prefix(folder)).contents()).extracting(o -> o.key())
                 .containsExactlyInAnyOrder(folder + "report.json", folder + "report.md", folder + "report.html", folder + "tasks.csv");
         assertThat(announcements(SampleRun.RUN_ID)).isEqualTo(announcedBefore + 1);
@@ -174,8 +179,43 @@ class RuntimeInterfaceClientIT {
         assertThat(logLine(r, "restored from the snapshot")).containsKey("reseeded");
     }
 
+    /**
+     * Powertools' fields as a log reader relies on them: each line of an invocation names its function, request
+     * and service once, and cold_start is true exactly on the first invocation after the restore (whose
+     * REPORT line carries the Restore Duration), whatever Powertools' own JVM-wide flag says.
+     */
+    @Test
+    void worker_everyLogLineOfAnInvocationCarriesTheLambdaContextOnce_andOnlyTheFirstAfterTheRestoreIsCold() throws Exception {
+        // An environment of its own: the other tests' invocations of the worker must not have come first.
+        Running r = started("WorkerFunction#log-fields", "WorkerFunction", "worker");
+        invoke(r, "worker-mixed-with-poison.json");
+        invoke(r, "worker-mixed-with-poison.json");
+
+        List<String> requests = new ArrayList<>();
+        Map<String, String> coldByRequest = new LinkedHashMap<>();
+        for (String line : r.process().output().lines().filter(l -> l.startsWith("{\"level\"")).toList()) {
+            for (String key : List.of("function_name", "function_request_id", "cold_start", "service", "runId", "taskId", "messageId")) {
+                assertThat(line.split("\"" + key + "\":", -1).length - 1).as("times " + key + " appears in " + line).isLessThanOrEqualTo(1);
+            }
+            Map<String, Object> fields = Json.parseObject(line);
+            assertThat(fields.get("function_name")).as("function_name of " + line).isEqualTo(stack.function("WorkerFunction").functionName());
+            assertThat(fields.get("service")).as("service of " + line).isEqualTo("batchpipe-worker");
+            Object request = fields.get("function_request_id");
+            if (request == null) continue; // init and SnapStart hooks: no request yet
+            if (!coldByRequest.containsKey(String.valueOf(request))) requests.add(String.valueOf(request));
+            coldByRequest.put(String.valueOf(request), String.valueOf(fields.get("cold_start")));
+        }
+        assertThat(requests).as("invocations that logged").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(coldByRequest.get(requests.get(0))).as("cold_start of the first invocation after the restore").isEqualTo("true");
+        requests.subList(1, requests.size()).forEach(id -> assertThat(coldByRequest.get(id)).as("cold_start of " + id).isEqualTo("false"));
+    }
+
     private Map<String, Object> invoke(String logicalId, String module, String eventFile) throws Exception {
-        Running r = started(logicalId, module);
+        return invoke(started(logicalId, module), eventFile);
+    }
+
+    private Map<String, Object> invoke(Running r, String eventFile) throws Exception {
+        String logicalId = r.definition().logicalId();
         String event = Files.readString(home.resolve("events").resolve(eventFile));
         CompletableFuture<RuntimeApiServer.Outcome> outcome = r.api().invoke(event, Duration.ofSeconds(r.definition().timeoutSeconds()));
         RuntimeApiServer.Outcome done = await(r, outcome);
@@ -187,7 +227,12 @@ class RuntimeInterfaceClientIT {
     }
 
     private Running started(String logicalId, String module) throws Exception {
-        Running existing = running.get(logicalId);
+        return started(logicalId, logicalId, module);
+    }
+
+    /** The function's environment called {@code key}: started on first use, then reused. */
+    private Running started(String key, String logicalId, String module) throws Exception {
+        Running existing = running.get(key);
         if (existing != null) return existing;
         FunctionDefinition definition = stack.function(logicalId);
         Map<String, String> env = new LinkedHashMap<>(definition.environment());
@@ -196,9 +241,9 @@ class RuntimeInterfaceClientIT {
                 + ":function:" + definition.functionName() + ":1");
         Path functionDir = functionsDir.resolve(module).resolve("target/function");
         LambdaProcess process = LambdaProcess.start(functionDir, runtimeDir, definition.functionName(), definition.handler(),
-                definition.memoryMb(), env, api.address(), true, logs.resolve(logicalId + ".log"));
+                definition.memoryMb(), env, api.address(), true, logs.resolve(key + ".log"));
         Running r = new Running(definition, api, process);
-        running.put(logicalId, r);
+        running.put(key, r);
         return r;
     }
 
