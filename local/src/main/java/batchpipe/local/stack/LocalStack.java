@@ -245,15 +245,15 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private void discoverResources() {
-        for (String id : template.logicalIdsOfType("AWS::S3::Bucket")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::S3::Bucket")) {
             String name = StackTemplate.physicalName(stackName, id, "AWS::S3::Bucket");
             physical.put(id, new TemplateResolver.Physical(name, Map.of("Arn", "arn:aws:s3:::" + name, "DomainName", name)));
         }
-        for (String id : template.logicalIdsOfType("AWS::DynamoDB::Table")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::DynamoDB::Table")) {
             String name = StackTemplate.physicalName(stackName, id, "AWS::DynamoDB::Table");
             physical.put(id, new TemplateResolver.Physical(name, Map.of("Arn", "arn:aws:dynamodb:" + REGION + ":" + ACCOUNT + ":table/" + name)));
         }
-        for (String id : template.logicalIdsOfType("AWS::SQS::Queue")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::SQS::Queue")) {
             String name = StackTemplate.physicalName(stackName, id, "AWS::SQS::Queue");
             String url;
             try {
@@ -269,7 +269,7 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private void registerFunctions() {
-        for (String id : template.functionIds()) {
+        for (String id : template.createdFunctionIds()) {
             String name = StackTemplate.physicalName(stackName, id, "AWS::Lambda::Function");
             physical.put(id, new TemplateResolver.Physical(name,
                     Map.of("Arn", "arn:aws:lambda:" + REGION + ":" + ACCOUNT + ":function:" + name)));
@@ -277,7 +277,7 @@ public final class LocalStack implements AutoCloseable {
         // Named, not created: nothing here stores logs, but the aggregator's WORKER_LOG_GROUPS refers to them.
         // Its REPORT lines come from the in-process runtime instead (the aggregator sees the local table and
         // no CloudWatch Logs endpoint, and queries nothing).
-        for (String id : template.logicalIdsOfType("AWS::Logs::LogGroup")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::Logs::LogGroup")) {
             String name = StackTemplate.physicalName(stackName, id, "AWS::Logs::LogGroup");
             physical.put(id, new TemplateResolver.Physical(name,
                     Map.of("Arn", "arn:aws:logs:" + REGION + ":" + ACCOUNT + ":log-group:" + name + ":*")));
@@ -300,12 +300,12 @@ public final class LocalStack implements AutoCloseable {
 
     private void createResources() {
         // Buckets and tables reference nothing; queues in an order where redrive targets exist first.
-        for (String id : template.logicalIdsOfType("AWS::S3::Bucket")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::S3::Bucket")) {
             String name = StackTemplate.physicalName(stackName, id, "AWS::S3::Bucket");
             s3.createBucket(b -> b.bucket(name));
             physical.put(id, new TemplateResolver.Physical(name, Map.of("Arn", "arn:aws:s3:::" + name, "DomainName", name)));
         }
-        for (String id : template.logicalIdsOfType("AWS::DynamoDB::Table")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::DynamoDB::Table")) {
             createTable(id);
         }
         // A redrive target must exist before its source, and targets chain (TasksQueue -> its dead-letter
