@@ -9,6 +9,7 @@ import batchpipe.local.stack.LocalStack;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.FunctionDefinition;
 import batchpipe.local.template.StackTemplate;
+import batchpipe.producer.run.RunStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.PrintStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -210,14 +216,83 @@ class RuntimeInterfaceClientIT {
         requests.subList(1, requests.size()).forEach(id -> assertThat(coldByRequest.get(id)).as("cold_start of " + id).isEqualTo("false"));
     }
 
+    /**
+     * Active tracing as Lambda runs it: the trace header on the invocation, the daemon's address in
+     * AWS_XRAY_DAEMON_ADDRESS. A UDP socket of this test stands where the daemon listens and gets one
+     * subsegment per S3 call, per DynamoDB call and for the scan, all under the function's segment; an
+     * invocation whose header says Sampled=0 sends nothing.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void worker_sampledInvocation_sendsSubsegmentsOfTheS3ReadTheScanAndTheDynamoDbWritesToTheDaemon() throws Exception {
+        String runId = "traced-run";
+        String event = Files.readString(home.resolve("events").resolve("worker-scan.json"))
+                .replace(SampleRun.EVENTS_RUN_ID, runId).replace("scan-sample-", "scan-traced-");
+        List<String> taskIds = new ArrayList<>();
+        for (Object record : (List<Object>) Json.parseObject(event).get("Records")) {
+            taskIds.add((String) Json.parseObject((String) ((Map<String, Object>) record).get("body")).get("taskId"));
+        }
+        RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
+        runs.create(runId, new LinkedHashMap<>(Map.of("runId", runId, "label", "traced", "spec", "{}", "status", "running", "shards", 1,
+                "createdAt", System.currentTimeMillis(),
+                "planned", Map.of("scan", (long) taskIds.size(), "hash", 0L, "total", (long) taskIds.size()))));
+        runs.createProgressShards(runId, taskIds, 1);
+
+        try (DatagramSocket daemon = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            Running r = started("WorkerFunction#traced", "WorkerFunction", "worker",
+                    Map.of("AWS_XRAY_DAEMON_ADDRESS", "127.0.0.1:" + daemon.getLocalPort()));
+            String root = "1-6756a1b2-" + "0123456789abcdef01234567";
+            String parent = "53995c3f42cd8ad8";
+
+            Map<String, Object> response = invoke(r, event, "Root=" + root + ";Parent=" + parent + ";Sampled=1");
+
+            assertThat(failedItemIds(response)).isEmpty();
+            List<Map<String, Object>> subsegments = datagrams(daemon);
+            assertThat(subsegments).allSatisfy(d -> assertThat(d).containsEntry("type", "subsegment")
+                    .containsEntry("trace_id", root).containsEntry("parent_id", parent));
+            assertThat(subsegments).extracting(d -> d.get("name")).contains("S3", "scan", "DynamoDB").isSubsetOf("S3", "scan", "DynamoDB", "SQS");
+            assertThat(subsegments).filteredOn(d -> "S3".equals(d.get("name")))
+                    .extracting(d -> ((Map<String, Object>) d.get("aws")).get("operation")).contains("GetObject");
+            assertThat(subsegments).filteredOn(d -> "scan".equals(d.get("name"))).hasSize(taskIds.size());
+
+            invoke(r, event, "Root=" + root + ";Parent=" + parent + ";Sampled=0");
+            assertThat(datagrams(daemon)).as("subsegments of an invocation that is not sampled").isEmpty();
+        }
+    }
+
+    /** The documents the daemon got until it has been quiet for a second. */
+    private static List<Map<String, Object>> datagrams(DatagramSocket daemon) throws Exception {
+        daemon.setSoTimeout(1000);
+        List<Map<String, Object>> documents = new ArrayList<>();
+        byte[] buffer = new byte[65_536];
+        while (true) {
+            DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+            try {
+                daemon.receive(packet);
+            } catch (SocketTimeoutException quiet) {
+                return documents;
+            }
+            String text = new String(packet.getData(), 0, packet.getLength(), StandardCharsets.UTF_8);
+            assertThat(text).startsWith("{\"format\":\"json\",\"version\":1}\n");
+            documents.add(Json.parseObject(text.substring(text.indexOf('\n') + 1)));
+        }
+    }
+
     private Map<String, Object> invoke(String logicalId, String module, String eventFile) throws Exception {
         return invoke(started(logicalId, module), eventFile);
     }
 
     private Map<String, Object> invoke(Running r, String eventFile) throws Exception {
+        return invoke(r, Files.readString(home.resolve("events").resolve(eventFile)), null);
+    }
+
+    /** The event (JSON text) with this trace header, or with the runtime API server's unsampled one when null. */
+    private Map<String, Object> invoke(Running r, String event, String traceHeader) throws Exception {
         String logicalId = r.definition().logicalId();
-        String event = Files.readString(home.resolve("events").resolve(eventFile));
-        CompletableFuture<RuntimeApiServer.Outcome> outcome = r.api().invoke(event, Duration.ofSeconds(r.definition().timeoutSeconds()));
+        String eventFile = "the event";
+        Duration timeout = Duration.ofSeconds(r.definition().timeoutSeconds());
+        CompletableFuture<RuntimeApiServer.Outcome> outcome = traceHeader == null ? r.api().invoke(event, timeout)
+                : r.api().invoke(event, timeout, traceHeader);
         RuntimeApiServer.Outcome done = await(r, outcome);
         if (!done.succeeded()) {
             fail(logicalId + " answered " + eventFile + " with an error (" + done.errorType() + "): " + done.error()
@@ -230,13 +305,18 @@ class RuntimeInterfaceClientIT {
         return started(logicalId, logicalId, module);
     }
 
-    /** The function's environment called {@code key}: started on first use, then reused. */
     private Running started(String key, String logicalId, String module) throws Exception {
+        return started(key, logicalId, module, Map.of());
+    }
+
+    /** The function's environment called {@code key}: started on first use, then reused. */
+    private Running started(String key, String logicalId, String module, Map<String, String> extraEnvironment) throws Exception {
         Running existing = running.get(key);
         if (existing != null) return existing;
         FunctionDefinition definition = stack.function(logicalId);
         Map<String, String> env = new LinkedHashMap<>(definition.environment());
         env.putAll(stack.endpointSettings());
+        env.putAll(extraEnvironment);
         RuntimeApiServer api = new RuntimeApiServer("arn:aws:lambda:" + LocalStack.REGION + ":" + LocalStack.ACCOUNT
                 + ":function:" + definition.functionName() + ":1");
         Path functionDir = functionsDir.resolve(module).resolve("target/function");
