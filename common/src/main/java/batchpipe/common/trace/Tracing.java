@@ -1,11 +1,11 @@
 package batchpipe.common.trace;
 
 import java.io.IOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -60,16 +60,16 @@ public final class Tracing {
 
     private final InetSocketAddress daemon;
     private final Supplier<String> header;
-    private final DatagramSocket socket;
+    private final DatagramChannel socket;
 
     Tracing(InetSocketAddress daemon, Supplier<String> header) {
         this.daemon = daemon;
         this.header = header;
-        DatagramSocket s = null;
+        DatagramChannel s = null;
         if (daemon != null) {
             try {
-                s = new DatagramSocket();
-            } catch (SocketException e) {
+                s = DatagramChannel.open();
+            } catch (IOException e) {
                 s = null; // no socket, no traces; the function works
             }
         }
@@ -127,10 +127,16 @@ public final class Tracing {
         return new Subsegment(name, trace, now());
     }
 
-    /** Epoch seconds with microseconds, as the documents carry them. */
-    private static double now() {
-        java.time.Instant now = java.time.Instant.now();
-        return now.getEpochSecond() + now.getNano() / 1e9;
+    /** Microseconds since the epoch. */
+    private static long now() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+    }
+
+    /** Epoch seconds with six decimals, as the documents carry them (no Formatter: it costs a cold start ~100 classes). */
+    static String seconds(long micros) {
+        String fraction = Long.toString(1_000_000 + micros % 1_000_000).substring(1);
+        return (micros / 1_000_000) + "." + fraction;
     }
 
     private void send(String document) {
@@ -139,7 +145,7 @@ public final class Tracing {
         System.arraycopy(DAEMON_HEADER, 0, datagram, 0, DAEMON_HEADER.length);
         System.arraycopy(body, 0, datagram, DAEMON_HEADER.length, body.length);
         try {
-            socket.send(new DatagramPacket(datagram, datagram.length, daemon));
+            socket.send(ByteBuffer.wrap(datagram), daemon);
         } catch (IOException | RuntimeException e) {
             // Lost: a trace is worth less than the work it describes.
         }
@@ -148,13 +154,13 @@ public final class Tracing {
     private final class Subsegment implements Span {
         private final String name;
         private final TraceHeader trace;
-        private final double start;
+        private final long start;
         private String failure;
         private String aws;
         private int status;
         private boolean sent;
 
-        Subsegment(String name, TraceHeader trace, double start) {
+        Subsegment(String name, TraceHeader trace, long start) {
             this.name = name;
             this.trace = trace;
             this.start = start;
@@ -188,8 +194,8 @@ public final class Tracing {
                     .append(",\"trace_id\":").append(quote(trace.root()))
                     .append(",\"parent_id\":").append(quote(trace.parent()))
                     .append(",\"type\":\"subsegment\"")
-                    .append(",\"start_time\":").append(String.format(java.util.Locale.ROOT, "%.6f", start))
-                    .append(",\"end_time\":").append(String.format(java.util.Locale.ROOT, "%.6f", Math.max(start, now())));
+                    .append(",\"start_time\":").append(seconds(start))
+                    .append(",\"end_time\":").append(seconds(Math.max(start, now())));
             if (aws != null) doc.append(",\"namespace\":\"aws\",").append(aws);
             if (status > 0) doc.append(",\"http\":{\"response\":{\"status\":").append(status).append("}}");
             if (failure != null) doc.append(',').append(failure);
@@ -199,7 +205,8 @@ public final class Tracing {
 
     /** A 64-bit id in 16 lower-case hex digits, as X-Ray wants. */
     static String id() {
-        return String.format("%016x", ThreadLocalRandom.current().nextLong());
+        String hex = Long.toHexString(ThreadLocalRandom.current().nextLong());
+        return "0000000000000000".substring(hex.length()) + hex;
     }
 
     /** A JSON string literal; names and messages may carry quotes or control characters. */
@@ -214,7 +221,7 @@ public final class Tracing {
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
+                    if (c < 0x20) out.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
                     else out.append(c);
                 }
             }

@@ -96,6 +96,15 @@ class TracingTest {
         assertThat(Tracing.daemonAddress("")).isNull();
     }
 
+    @Test
+    void documentFields_areWhatXRayReads_secondsWithMicrosecondsHexIdsAndEscapedText() {
+        assertThat(Tracing.seconds(1_733_000_000_000_042L)).isEqualTo("1733000000.000042");
+        assertThat(Tracing.seconds(1_733_000_000_999_999L)).isEqualTo("1733000000.999999");
+        assertThat(Tracing.id()).matches("[0-9a-f]{16}");
+        assertThat(Tracing.quote("a\"b\\c\n\u0001")).isEqualTo("\"a\\\"b\\\\c\\n\\u0001\"");
+        assertThat(Json.parse(Tracing.quote("tab\there \u001f end"))).isEqualTo("tab\there \u001f end");
+    }
+
     private List<String> received() throws IOException {
         List<String> datagrams = new ArrayList<>();
         byte[] buffer = new byte[65_536];
