@@ -59,7 +59,8 @@ import java.util.function.Supplier;
                     + "in their log groups for exact billed and init durations and Max Memory Used ($0.005 per GB scanned); "
                     + "without REPORT lines Lambda durations are measured from the task records. `report --compare A B` compares "
                     + "two runs, each given as a run id (out/<id>/report.json, else the table's summary), a folder or a "
-                    + "report.json, and writes compare.md and compare.html.  Formulas: docs/COST.md."})
+                    + "report.json, and writes compare.md and compare.html."},
+        footer = {"", "Formulas: docs/COST.md."})
 final class ReportCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
