@@ -148,6 +148,7 @@ public final class AggregatorHandler implements RequestStreamHandler {
         return Json.write(reports.report(runIdOf(event), reportLinesDeadline(context)).summary()).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The run id of a completion message or an on-demand event: JSON from outside, of which only this field is read. */
     private static String runIdOf(Map<String, Object> event) {
         if (!(event.get("runId") instanceof String runId) || runId.isBlank()) {
             throw new IllegalArgumentException("the aggregator needs {\"runId\": \"...\"}; got fields " + event.keySet());

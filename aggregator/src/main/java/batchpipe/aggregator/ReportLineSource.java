@@ -1,10 +1,11 @@
 package batchpipe.aggregator;
 
 import batchpipe.aggregator.cost.ReportLine;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Where the REPORT lines of a run's invocations come from. A source never fails the report: when it
@@ -21,7 +22,7 @@ public interface ReportLineSource {
      * @param deadline when the source must have answered (the aggregator's remaining Lambda time, less what
      *                 the rest of the report needs)
      */
-    Found find(Map<String, Object> run, List<Map<String, Object>> tasks, Instant deadline);
+    Found find(RunRecord run, List<TaskRecord> tasks, Instant deadline);
 
     /**
      * @param lines  the REPORT lines found

@@ -73,15 +73,13 @@ public final class ReportService {
     }
 
     private RunReport write(String runId, RunReport built, boolean announce) {
-        Map<String, Object> summary = built.summary();
-        String status = String.valueOf(summary.get("status"));
-        String label = summary.get("label") instanceof String l ? l : null;
-        Map<String, Object> headline = Headline.of(summary);
+        Report summary = built.summary();
+        String status = summary.figures().status();
+        String label = summary.figures().label();
+        Headline headline = Headline.of(summary);
         // Files first: the summary and the event name them, so they must be there when either is read.
         ReportLocation location = files.store(runId, built);
-        Map<String, AttributeValue> item = new HashMap<>();
-        item.put(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)));
-        item.put(TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK));
+        Map<String, AttributeValue> item = new HashMap<>(TableKeys.key(runId, TableKeys.SUMMARY_SK));
         item.put("runId", AttributeValue.fromS(runId));
         item.put("status", AttributeValue.fromS(status));
         if (label != null) item.put("label", AttributeValue.fromS(label));
@@ -93,7 +91,7 @@ public final class ReportService {
         dynamoDb.putItem(b -> b.tableName(table).item(item));
         if ("complete".equals(status) && built.run() != null) {
             dynamoDb.updateItem(b -> b.tableName(table)
-                    .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(TableKeys.RUN_SK)))
+                    .key(TableKeys.key(runId, TableKeys.RUN_SK))
                     .updateExpression("SET #status = :complete")
                     .expressionAttributeNames(Map.of("#status", "status"))
                     .expressionAttributeValues(Map.of(":complete", AttributeValue.fromS("complete"))));
@@ -102,7 +100,7 @@ public final class ReportService {
             events.publish(new RunCompleted(runId, label, status, headline, location));
         }
         metrics.accept(Json.write(EmfMetrics.document(summary, clock.millis())));
-        LOG.info("report written", "runId", runId, "report", location.uri(), "status", summary.get("status"), "tasks", built.tasks().size());
+        LOG.info("report written", "runId", runId, "report", location.uri(), "status", status, "tasks", built.tasks().size());
         return built;
     }
 }

@@ -1,6 +1,7 @@
 package batchpipe.aggregator;
 
-import batchpipe.common.table.ItemCodec;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -25,18 +26,21 @@ public final class RunReader {
     }
 
     /** A run as stored: its record (null when there is none) and its task records in task-id order. */
-    public record StoredRun(Map<String, Object> run, List<Map<String, Object>> tasks) {
+    public record StoredRun(RunRecord run, List<TaskRecord> tasks) {
+        public StoredRun {
+            tasks = List.copyOf(tasks);
+        }
     }
 
+    /** @throws IllegalArgumentException naming the item and the attribute when a stored record is not one Batchpipe wrote */
     public StoredRun read(String runId) {
-        Map<String, Object> run = null;
-        List<Map<String, AttributeValue>> runItems = query(runId, TableKeys.RUN_SK);
-        for (Map<String, AttributeValue> item : runItems) {
-            if (TableKeys.RUN_SK.equals(item.get(TableKeys.SK).s())) run = ItemCodec.fromItem(item);
+        RunRecord run = null;
+        for (Map<String, AttributeValue> item : query(runId, TableKeys.RUN_SK)) {
+            if (TableKeys.RUN_SK.equals(item.get(TableKeys.SK).s())) run = RunRecord.fromItem(item);
         }
-        List<Map<String, Object>> tasks = new ArrayList<>();
+        List<TaskRecord> tasks = new ArrayList<>();
         for (Map<String, AttributeValue> item : query(runId, TableKeys.TASK_PREFIX)) {
-            tasks.add(ItemCodec.fromItem(item));
+            tasks.add(TaskRecord.fromItem(item));
         }
         return new StoredRun(run, tasks);
     }

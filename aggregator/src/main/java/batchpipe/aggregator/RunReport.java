@@ -6,34 +6,32 @@ import batchpipe.aggregator.cost.Invocations;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.UsageModel;
 import batchpipe.aggregator.stats.RunStatistics;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * A run's report with the records it was computed from. {@link #report()} holds every figure and, under
- * {@code inputs}, the per-invocation facts the cost came from; {@link #summary()} leaves those out, so
- * it stays small enough for the summary item (DynamoDB's 400 KB item limit) and the function's response.
+ * A run's report with the records it was computed from. {@link #report()} holds every figure and, in
+ * its inputs, the per-invocation facts the cost came from; {@link #summary()} leaves those out, so it
+ * stays small enough for the function's response.
+ *
+ * @param run the run record, or null when there is none
  */
-public record RunReport(Map<String, Object> report, Map<String, Object> run, List<Map<String, Object>> tasks) {
-
-    public static RunReport of(String runId, Map<String, Object> run, List<Map<String, Object>> tasks,
-                               PriceTable prices, ReportInputs inputs) {
-        Map<String, Object> report = RunStatistics.compute(runId, run, tasks);
-        List<BilledInvocation> invocations = Invocations.of(tasks, inputs.reportLines());
-        UsageModel.Usage usage = UsageModel.measure(run, tasks, invocations, inputs.assumptions(), prices);
-        report.put("cost", new CostModel(prices).compute(tasks, invocations, usage, inputs.assumptions()));
-        Map<String, Object> in = new LinkedHashMap<>();
-        in.put("reportLines", inputs.reportLinesSource());
-        in.put("invocations", invocations.stream().map(BilledInvocation::toJson).toList());
-        report.put("inputs", in);
-        return new RunReport(report, run, tasks);
+public record RunReport(Report report, RunRecord run, List<TaskRecord> tasks) {
+    public RunReport {
+        tasks = List.copyOf(tasks);
     }
 
-    public Map<String, Object> summary() {
-        Map<String, Object> summary = new LinkedHashMap<>(report);
-        summary.remove("inputs");
-        return summary;
+    public static RunReport of(String runId, RunRecord run, List<TaskRecord> tasks, PriceTable prices, ReportInputs inputs) {
+        List<BilledInvocation> invocations = Invocations.of(tasks, inputs.reportLines());
+        UsageModel.Usage usage = UsageModel.measure(run, tasks, invocations, inputs.assumptions(), prices);
+        return new RunReport(new Report(RunStatistics.compute(runId, run, tasks),
+                new CostModel(prices).compute(tasks, invocations, usage, inputs.assumptions()),
+                new Report.Inputs(inputs.reportLinesSource(), invocations)), run, tasks);
+    }
+
+    public Report summary() {
+        return report.withoutInputs();
     }
 }

@@ -56,11 +56,11 @@ class AggregatorHandlerTest {
             if (!request.expressionAttributeValues().get(":pk").s().equals("run#r1")) return QueryResponse.builder().build();
             if (request.expressionAttributeValues().get(":sk").s().equals("run")) {
                 return QueryResponse.builder().items(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("run"),
-                        "createdAt", AttributeValue.fromN("1000"),
+                        "runId", AttributeValue.fromS("r1"), "createdAt", AttributeValue.fromN("1000"),
                         "planned", AttributeValue.fromM(Map.of("total", AttributeValue.fromN("1"))))).build();
             }
             return QueryResponse.builder().items(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("task#t1"),
-                    "taskId", AttributeValue.fromS("t1"), "status", AttributeValue.fromS("done"),
+                    "runId", AttributeValue.fromS("r1"), "taskId", AttributeValue.fromS("t1"), "status", AttributeValue.fromS("done"),
                     "startedAt", AttributeValue.fromN("1500"), "finishedAt", AttributeValue.fromN("3000"),
                     "durationMs", AttributeValue.fromN("1500"))).build();
         }).when(dynamoDb).query(any(QueryRequest.class));
@@ -169,7 +169,7 @@ class AggregatorHandlerTest {
             ReportLineSource source = AggregatorHandler.reportLineSource(AggregatorConfig.from(Map.of("TABLE_NAME", "tbl", "REPORT_BUCKET", "bkt",
                     "REPORT_LINES", "logs-insights", "WORKER_LOG_GROUPS", "worker-logs")));
 
-            ReportLineSource.Found found = source.find(Map.of(), List.of(), java.time.Instant.now());
+            ReportLineSource.Found found = source.find(null, List.of(), java.time.Instant.now());
 
             assertThat(found.lines()).isEmpty();
             assertThat(found.source()).startsWith("none: REPORT_LINES is logs-insights, but the runs table is on a local endpoint");

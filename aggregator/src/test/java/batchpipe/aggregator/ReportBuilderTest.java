@@ -2,9 +2,11 @@ package batchpipe.aggregator;
 
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
-import batchpipe.common.table.ItemCodec;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -29,24 +31,21 @@ import static org.mockito.Mockito.withSettings;
 
 class ReportBuilderTest {
     private static final Instant DEADLINE = Instant.parse("2030-01-01T00:00:00Z");
-    private static final Map<String, Object> RUN = Map.of("pk", "run#r1", "sk", "run", "createdAt", 1_000L,
-            "planned", Map.of("hash", 1L, "total", 1L));
-    private static final Map<String, Object> TASK = Map.ofEntries(Map.entry("pk", "run#r1"), Map.entry("sk", "task#hash-000001"),
-            Map.entry("taskId", "hash-000001"), Map.entry("kind", "hash"), Map.entry("status", "done"), Map.entry("enqueuedAt", 1_000L),
-            Map.entry("startedAt", 1_500L), Map.entry("finishedAt", 3_000L), Map.entry("durationMs", 1_500L), Map.entry("hashes", 4L),
-            Map.entry("requestId", "req-1"), Map.entry("functionName", "worker"), Map.entry("architecture", "arm64"),
-            Map.entry("memoryMb", 1024L));
+    private static final RunRecord RUN = TaskRecords.run(null, 1_000, 0, 1, null);
+    private static final TaskRecord TASK = TaskRecords.task("hash-000001", "hash").times(1_000L, 1_500, 3_000).hashed(4, 4)
+            .invocation("req-1", "worker").platform("arm64", 1024).build();
 
     private final DynamoDbClient dynamoDb = mock(DynamoDbClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
     private final ReportBuilder builder = new ReportBuilder(new RunReader(dynamoDb, "tbl"), PriceTable.defaults(), CostAssumptions.defaults(),
             ReportLineSource.NONE);
 
-    private void storedRun(Map<String, Object> run, List<Map<String, Object>> tasks) {
+    private void storedRun(RunRecord run, List<TaskRecord> tasks) {
         doAnswer(invocation -> {
             QueryRequest request = invocation.getArgument(0);
             boolean runRecord = request.expressionAttributeValues().get(":sk").s().equals("run");
-            List<Map<String, Object>> items = !runRecord ? tasks : run == null ? List.<Map<String, Object>>of() : List.of(run);
-            return QueryResponse.builder().items(items.stream().map(ItemCodec::toItem).toList()).build();
+            List<Map<String, AttributeValue>> items = !runRecord ? tasks.stream().map(TaskRecord::toItem).toList()
+                    : run == null ? List.of() : List.of(run.toItem());
+            return QueryResponse.builder().items(items).build();
         }).when(dynamoDb).query(any(QueryRequest.class));
     }
 
@@ -64,9 +63,11 @@ class ReportBuilderTest {
 
         RunReport report = builder.build("r1", DEADLINE);
 
-        assertThat(report.summary()).containsEntry("runId", "r1").containsEntry("status", "complete");
-        assertThat(report.tasks()).hasSize(1);
-        assertThat(((Map<?, ?>) report.report().get("inputs")).get("reportLines")).isEqualTo(ReportInputs.NO_REPORT_LINES);
+        assertThat(report.summary().runId()).isEqualTo("r1");
+        assertThat(report.summary().figures().status()).isEqualTo("complete");
+        assertThat(report.summary().inputs()).isNull();
+        assertThat(report.tasks()).containsExactly(TASK);
+        assertThat(report.report().inputs().reportLines()).isEqualTo(ReportInputs.NO_REPORT_LINES);
         verifyNoWrite();
     }
 
@@ -76,7 +77,7 @@ class ReportBuilderTest {
 
         RunReport report = builder.build("r1", new ReportInputs(List.of(), "said by the test", CostAssumptions.defaults()));
 
-        assertThat(((Map<?, ?>) report.report().get("inputs")).get("reportLines")).isEqualTo("said by the test");
+        assertThat(report.report().inputs().reportLines()).isEqualTo("said by the test");
         verifyNoWrite();
     }
 

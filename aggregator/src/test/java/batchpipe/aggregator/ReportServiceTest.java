@@ -1,5 +1,7 @@
 package batchpipe.aggregator;
 
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 import batchpipe.aggregator.cost.BilledInvocation;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
@@ -63,10 +65,12 @@ class ReportServiceTest {
         }
     };
 
-    private static final Map<String, Object> TASK = Map.ofEntries(Map.entry("taskId", "hash-000001"), Map.entry("kind", "hash"),
-            Map.entry("status", "done"), Map.entry("enqueuedAt", 1_000L), Map.entry("startedAt", 1_500L), Map.entry("finishedAt", 3_000L),
-            Map.entry("durationMs", 1_500L), Map.entry("hashes", 4L), Map.entry("requestId", "req-1"), Map.entry("functionName", "worker"),
-            Map.entry("architecture", "arm64"), Map.entry("memoryMb", 1024L));
+    private static TaskRecords.Builder task() {
+        return TaskRecords.task("hash-000001", "hash").times(1_000L, 1_500, 3_000).hashed(4, 4).invocation("req-1", "worker")
+                .platform("arm64", 1024);
+    }
+
+    private static final TaskRecord TASK = task().build();
 
     @BeforeEach
     void setUp() {
@@ -81,8 +85,8 @@ class ReportServiceTest {
                 Clock.fixed(Instant.ofEpochMilli(9_000), ZoneOffset.UTC), ReportLineSource.NONE, new ReportStore(s3, "bkt", "reports"), events);
     }
 
-    private static Map<String, Object> run(long total) {
-        return Map.of("createdAt", 1_000L, "planned", Map.of("hash", total, "total", total));
+    private static RunRecord run(long total) {
+        return TaskRecords.run(null, 1_000, 0, total, null);
     }
 
     @Test
@@ -120,10 +124,9 @@ class ReportServiceTest {
 
     @Test
     void report_summaryItemStaysSmallWhateverCountByHolds() {
-        Map<String, Object> task = new java.util.HashMap<>(TASK);
-        Map<String, Object> values = new java.util.HashMap<>();
+        Map<String, Long> values = new java.util.HashMap<>();
         for (int i = 0; i < 20_000; i++) values.put("value-" + i + "-" + "x".repeat(20), (long) i);
-        task.put("countBy", Map.of("field", values));
+        TaskRecord task = task().countBy("field", values).build();
         when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(task)));
 
         service.report("r1", DEADLINE);
@@ -137,8 +140,7 @@ class ReportServiceTest {
 
     @Test
     void report_announcesACompleteRunWithItsHeadlineAndFiles() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(Map.of("createdAt", 1_000L, "label", "nightly",
-                "planned", Map.of("hash", 1L, "total", 1L)), List.of(TASK)));
+        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(TaskRecords.run("nightly", 1_000, 0, 1, null), List.of(TASK)));
 
         service.report("r1", DEADLINE);
 
@@ -147,7 +149,9 @@ class ReportServiceTest {
         assertThat(event.runId()).isEqualTo("r1");
         assertThat(event.label()).isEqualTo("nightly");
         assertThat(event.status()).isEqualTo("complete");
-        assertThat(event.headline()).containsEntry("tasks", 1);
+        assertThat(event.headline().tasks()).isEqualTo(1);
+        assertThat(JsonForm.of(event.detail())).containsEntry("runId", "r1").containsEntry("label", "nightly")
+                .containsEntry("headline", JsonForm.plain(event.headline()));
         assertThat(event.report().uri()).isEqualTo("s3://bkt/reports/r1/");
     }
 
@@ -184,7 +188,7 @@ class ReportServiceTest {
     void report_writesTheSummaryItemAndMarksACompleteRun() {
         when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
 
-        Map<String, Object> report = service.report("r1", DEADLINE).summary();
+        Map<String, Object> report = JsonForm.of(service.report("r1", DEADLINE).summary());
 
         assertThat(report).containsEntry("status", "complete");
         ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
@@ -206,7 +210,7 @@ class ReportServiceTest {
     void report_withoutReportLinesMeasuresTheInvocationFromItsTaskRecords() {
         when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
 
-        Map<String, Object> report = service.report("r1", DEADLINE).summary();
+        Map<String, Object> report = JsonForm.of(service.report("r1", DEADLINE).summary());
 
         Map<String, Object> cost = (Map<String, Object>) report.get("cost");
         assertThat((Map<String, Object>) cost.get("durations")).containsEntry("REPORT line", 0L).containsEntry("task records", 1L);
@@ -225,15 +229,15 @@ class ReportServiceTest {
 
         RunReport report = service.reportAgain("r1", new ReportInputs(lines, "two test lines", CostAssumptions.defaults()));
 
-        Map<String, Object> lambda = (Map<String, Object>) ((Map<String, Object>) report.report().get("cost")).get("lambda");
+        Map<String, Object> lambda = JsonForm.at(report.report(), "cost", "lambda");
         // 2,000 + 100 billed ms, and 501 ms of INIT, all at 1,024 MB
         assertThat((BigDecimal) lambda.get("gbSeconds")).isEqualByComparingTo("2.1");
         assertThat((BigDecimal) lambda.get("initGbSeconds")).isEqualByComparingTo("0.501");
-        Map<String, Object> inputs = (Map<String, Object>) report.report().get("inputs");
+        Map<String, Object> inputs = JsonForm.at(report.report(), "inputs");
         assertThat(inputs).containsEntry("reportLines", "two test lines");
         assertThat((List<Map<String, Object>>) inputs.get("invocations")).extracting(i -> i.get("source"))
                 .containsOnly(BilledInvocation.FROM_REPORT_LINE);
-        assertThat(report.summary()).doesNotContainKey("inputs").containsKey("cost");
+        assertThat(JsonForm.of(report.summary())).doesNotContainKey("inputs").containsKey("cost");
         assertThat(report.tasks()).containsExactly(TASK);
     }
 
@@ -242,7 +246,7 @@ class ReportServiceTest {
     void report_emitsTheHeadlineFiguresAsOneEmfDocument() {
         when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
 
-        Map<String, Object> report = service.report("r1", DEADLINE).summary();
+        Map<String, Object> report = JsonForm.of(service.report("r1", DEADLINE).summary());
 
         assertThat(metrics).hasSize(1);
         Map<String, Object> emf = Json.parseObject(metrics.get(0));
@@ -261,9 +265,9 @@ class ReportServiceTest {
     void report_leavesAnIncompleteRunAsItIs() {
         when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(2), List.of(TASK)));
 
-        Map<String, Object> report = service.report("r1", DEADLINE).summary();
+        Report report = service.report("r1", DEADLINE).summary();
 
-        assertThat(report).containsEntry("status", "incomplete");
+        assertThat(report.figures().status()).isEqualTo("incomplete");
         verify(dynamoDb).putItem(any(PutItemRequest.class));
         verify(dynamoDb, never()).updateItem(any(UpdateItemRequest.class));
     }

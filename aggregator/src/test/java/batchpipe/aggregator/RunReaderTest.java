@@ -1,5 +1,6 @@
 package batchpipe.aggregator;
 
+import batchpipe.common.run.TaskRecord;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.times;
@@ -25,6 +27,11 @@ class RunReaderTest {
         Map<String, AttributeValue> item = new java.util.HashMap<>(rest);
         item.put("pk", AttributeValue.fromS("run#r1"));
         item.put("sk", AttributeValue.fromS(sk));
+        item.put("runId", AttributeValue.fromS("r1"));
+        if (sk.startsWith("task#")) {
+            item.put("taskId", AttributeValue.fromS(sk.substring("task#".length())));
+            item.putIfAbsent("status", AttributeValue.fromS("done"));
+        }
         return item;
     }
 
@@ -44,14 +51,16 @@ class RunReaderTest {
                                 item("task#b", Map.of("durationMs", AttributeValue.fromN("7"))))
                         .lastEvaluatedKey(pageKey).build();
             }
-            return QueryResponse.builder().items(item("task#c", Map.of("durationMs", AttributeValue.fromN("1.5")))).build();
+            return QueryResponse.builder().items(item("task#c", Map.of("durationMs", AttributeValue.fromN("15")))).build();
         });
 
         RunReader.StoredRun stored = reader.read("r1");
 
-        assertThat(stored.run()).isEqualTo(Map.of("pk", "run#r1", "sk", "run", "status", "running", "createdAt", 1000L));
-        assertThat(stored.tasks()).extracting(t -> t.get("sk")).containsExactly("task#a", "task#b", "task#c");
-        assertThat(stored.tasks().get(2).get("durationMs")).isEqualTo(new java.math.BigDecimal("1.5"));
+        assertThat(stored.run().runId()).isEqualTo("r1");
+        assertThat(stored.run().status()).isEqualTo("running");
+        assertThat(stored.run().createdAt()).isEqualTo(1000L);
+        assertThat(stored.tasks()).extracting(TaskRecord::taskId).containsExactly("a", "b", "c");
+        assertThat(stored.tasks()).extracting(TaskRecord::durationMs).containsExactly(5L, 7L, 15L);
         ArgumentCaptor<QueryRequest> captor = ArgumentCaptor.forClass(QueryRequest.class);
         verify(dynamoDb, times(3)).query(captor.capture());
         List<QueryRequest> requests = captor.getAllValues();
@@ -73,5 +82,17 @@ class RunReaderTest {
 
         assertThat(stored.run()).isNull();
         assertThat(stored.tasks()).isEmpty();
+    }
+
+    @Test
+    void read_refusesATaskRecordOfTheWrongShapeNamingItAndTheAttribute() {
+        when(dynamoDb.query(any(QueryRequest.class))).thenAnswer(invocation -> {
+            QueryRequest request = invocation.getArgument(0);
+            if (request.expressionAttributeValues().get(":sk").s().equals("run")) return QueryResponse.builder().build();
+            return QueryResponse.builder().items(item("task#a", Map.of("durationMs", AttributeValue.fromS("five")))).build();
+        });
+
+        assertThatThrownBy(() -> reader.read("r1")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("task record task#a").hasMessageContaining("'durationMs' is not a number");
     }
 }

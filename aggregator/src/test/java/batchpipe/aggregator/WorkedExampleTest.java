@@ -1,12 +1,14 @@
 package batchpipe.aggregator;
 
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.cost.ReportLine;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,37 +17,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The worked example of docs/COST.md, figure by figure: if this fails, the page is wrong or the code is. */
 class WorkedExampleTest {
 
-    private static Map<String, Object> task(String taskId, String kind, String requestId, long started, long durationMs) {
-        Map<String, Object> t = new HashMap<>();
-        t.put("pk", "run#doc");
-        t.put("sk", "task#" + taskId);
-        t.put("runId", "doc");
-        t.put("taskId", taskId);
-        t.put("kind", kind);
-        t.put("status", "done");
-        t.put("enqueuedAt", 1_000L);
-        t.put("startedAt", started);
-        t.put("finishedAt", started + durationMs);
-        t.put("durationMs", durationMs);
-        t.put("requestId", requestId);
-        t.put("functionName", "worker");
-        t.put("architecture", "arm64");
-        t.put("memoryMb", 1769L);
-        return t;
+    private static TaskRecords.Builder task(String taskId, String kind, String requestId, long started, long durationMs) {
+        return TaskRecords.task(taskId, kind).run("doc").times(1_000L, started, started + durationMs).invocation(requestId, "worker")
+                .platform("arm64", 1769);
     }
 
     private static RunReport example() {
-        Map<String, Object> scanA = task("scan-0123456789abcdef", "scan", "req-a", 1_100, 1_500);
-        scanA.put("bytes", 200_000_000L);
-        scanA.put("coldStart", true);
-        scanA.put("initMs", 400L);
-        Map<String, Object> scanB = task("scan-fedcba9876543210", "scan", "req-a", 1_200, 1_500);
-        scanB.put("bytes", 300_000_000L);
-        Map<String, Object> hash = task("hash-000001", "hash", "req-b", 1_300, 3_000);
-        hash.put("hashes", 25L);
-        Map<String, Object> run = new HashMap<>(Map.of("pk", "run#doc", "sk", "run", "runId", "doc", "createdAt", 1_000L,
-                "planned", Map.of("scan", 2L, "hash", 1L, "total", 3L), "shards", 1L,
-                "spec", "{\"scan\":[{\"bucket\":\"logs\",\"prefix\":\"app/\"}],\"hash\":{\"batches\":1,\"batchSize\":25}}"));
+        TaskRecord scanA = task("scan-0123456789abcdef", "scan", "req-a", 1_100, 1_500).scanned(0, 0, 200_000_000L, 0).cold(true, 400L)
+                .build();
+        TaskRecord scanB = task("scan-fedcba9876543210", "scan", "req-a", 1_200, 1_500).scanned(0, 0, 300_000_000L, 0).build();
+        TaskRecord hash = task("hash-000001", "hash", "req-b", 1_300, 3_000).hashed(25, 10).build();
+        RunRecord run = new RunRecord("doc", null, "{\"scan\":[{\"bucket\":\"logs\",\"prefix\":\"app/\"}],\"hash\":{\"batches\":1,\"batchSize\":25}}",
+                new Planned(2, 1, 3), 0, 1_000, null, 1, null, null, List.of(), null, null);
         List<ReportLine> lines = List.of(
                 new ReportLine("req-a", "worker", "arm64", 1769, 1_999.4, 2_000, 399.2),
                 new ReportLine("req-b", "worker", "arm64", 1769, 2_999.9, 3_000, null),
@@ -55,11 +38,9 @@ class WorkedExampleTest {
                 new ReportInputs(lines, "the worked example", CostAssumptions.defaults()));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> at(Map<String, Object> root, String... path) {
-        Map<String, Object> m = root;
-        for (String key : path) m = (Map<String, Object>) m.get(key);
-        return m;
+    /** The report's JSON form at {@code path}: the figures docs/COST.md shows from report.json. */
+    private static Map<String, Object> at(Object root, String... path) {
+        return JsonForm.at(root, path);
     }
 
     private static BigDecimal decimal(Object value) {

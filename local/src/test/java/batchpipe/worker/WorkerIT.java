@@ -1,5 +1,7 @@
 package batchpipe.worker;
 
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunProgress;
 import batchpipe.common.table.RunPartition;
@@ -56,8 +58,7 @@ class WorkerIT {
         stack.useForThisProcess();
         SampleData.seed(stack.s3(), stack.ref("DataBucket"), 2, 2_000, 11);
         RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
-        runs.create(RUN, Map.of("runId", RUN, "planned", Map.of("scan", 2, "hash", 1, "total", 3), "status", "running",
-                "shards", 1, "createdAt", Instant.now().toEpochMilli()));
+        runs.create(RunRecord.planned(RUN, null, "{}", new Planned(2, 1, 3), 0, Instant.now().toEpochMilli(), 1));
         runs.createProgressShards(RUN, List.of("scan-a", "scan-b", "hash-000001"), 1);
     }
 

@@ -7,6 +7,8 @@ import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
@@ -96,16 +98,8 @@ public final class RunPlanner {
         long plannedHash = tasks.size() - plannedScan;
         int shards = ProgressShards.shardCount(tasks.size());
 
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("runId", runId);
-        if (spec.label() != null) record.put("label", spec.label());
-        record.put("spec", Json.write(specJson));
-        record.put("planned", Map.of("scan", plannedScan, "hash", plannedHash, "total", tasks.size()));
-        record.put("hashesPlanned", hash == null ? 0 : (long) hash.batches() * hash.batchSize());
-        record.put("createdAt", now.toEpochMilli());
-        record.put("status", tasks.isEmpty() ? "empty" : "running");
-        record.put("shards", shards);
-        runs.create(runId, record);
+        runs.create(RunRecord.planned(runId, spec.label(), Json.write(specJson), new Planned(plannedScan, plannedHash, tasks.size()),
+                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards));
         if (tasks.isEmpty()) {
             LOG.info("run planned with nothing to do", "runId", runId);
             return new PlanResult(runId, 0, 0, 0, seconds(started));
@@ -128,7 +122,7 @@ public final class RunPlanner {
             runs.markEnqueueFailed(runId, sent.get(), e.getMessage());
             throw e;
         }
-        runs.markEnqueued(runId, enqueued);
+        runs.markEnqueued(runId, enqueued, clock.millis());
         LOG.info("run planned and enqueued", "runId", runId, "scan", plannedScan, "hash", plannedHash, "enqueued", enqueued);
         return new PlanResult(runId, plannedScan, plannedHash, enqueued, seconds(started));
     }

@@ -1,5 +1,7 @@
 package batchpipe.producer;
 
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.ScanMatch;
 import batchpipe.common.task.ScanTask;
@@ -25,6 +27,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.anyLong;
@@ -80,10 +83,10 @@ class RunPlannerTest {
         return tasks;
     }
 
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> runRecord(String runId) {
-        ArgumentCaptor<Map<String, Object>> captor = ArgumentCaptor.forClass(Map.class);
-        verify(runs).create(eq(runId), captor.capture());
+    private RunRecord runRecord(String runId) {
+        ArgumentCaptor<RunRecord> captor = ArgumentCaptor.forClass(RunRecord.class);
+        verify(runs).create(captor.capture());
+        assertThat(captor.getValue().runId()).isEqualTo(runId);
         return captor.getValue();
     }
 
@@ -95,10 +98,10 @@ class RunPlannerTest {
 
         InOrder order = inOrder(lister, runs, publisher);
         order.verify(lister).list(SOURCE);
-        order.verify(runs).create(eq("r1"), anyMap());
+        order.verify(runs).create(argThat(r -> r.runId().equals("r1")));
         order.verify(runs).createProgressShards(eq("r1"), anyList(), anyInt());
         order.verify(publisher).publish(anyList(), any());
-        order.verify(runs).markEnqueued("r1", 5);
+        order.verify(runs).markEnqueued("r1", 5, NOW_MILLIS);
     }
 
     @Test
@@ -108,15 +111,8 @@ class RunPlannerTest {
         planner.plan(new RunSpec("r1", "nightly", List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")),
                 Map.of("runId", "r1"), n -> { });
 
-        assertThat(runRecord("r1")).containsExactly(
-                Map.entry("runId", "r1"),
-                Map.entry("label", "nightly"),
-                Map.entry("spec", "{\"runId\":\"r1\"}"),
-                Map.entry("planned", Map.of("scan", 2L, "hash", 3L, "total", 5)),
-                Map.entry("hashesPlanned", 12L),
-                Map.entry("createdAt", NOW_MILLIS),
-                Map.entry("status", "running"),
-                Map.entry("shards", 1));
+        assertThat(runRecord("r1")).isEqualTo(new RunRecord("r1", "nightly", "{\"runId\":\"r1\"}", new Planned(2, 3, 5), 12,
+                NOW_MILLIS, "running", 1, null, null, List.of(), null, null));
     }
 
     @Test
@@ -179,7 +175,7 @@ class RunPlannerTest {
         assertThat(result.plannedScan()).isEqualTo(1);
         assertThat(result.plannedHash()).isEqualTo(2);
         assertThat(result.enqueued()).isEqualTo(3);
-        verify(runs).markEnqueued("r1", 3);
+        verify(runs).markEnqueued("r1", 3, NOW_MILLIS);
     }
 
     @Test
@@ -188,16 +184,17 @@ class RunPlannerTest {
 
         RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
 
-        assertThat(runRecord("r1")).containsEntry("status", "empty")
-                .containsEntry("planned", Map.of("scan", 0L, "hash", 0L, "total", 0))
-                .containsEntry("hashesPlanned", 0L)
-                .containsEntry("shards", 1);
+        RunRecord record = runRecord("r1");
+        assertThat(record.status()).isEqualTo("empty");
+        assertThat(record.planned()).isEqualTo(new Planned(0, 0, 0));
+        assertThat(record.hashesPlanned()).isZero();
+        assertThat(record.shards()).isEqualTo(1);
         assertThat(result.plannedScan()).isZero();
         assertThat(result.plannedHash()).isZero();
         assertThat(result.enqueued()).isZero();
         verify(publisher, never()).publish(anyList(), any());
         verify(runs, never()).createProgressShards(anyString(), anyList(), anyInt());
-        verify(runs, never()).markEnqueued(anyString(), anyLong());
+        verify(runs, never()).markEnqueued(anyString(), anyLong(), anyLong());
     }
 
     @Test
@@ -206,12 +203,12 @@ class RunPlannerTest {
                 new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")), Map.of(), n -> { });
 
         assertThat(result.runId()).matches("20261130T010203Z-[0-9a-f]{6}");
-        verify(runs).create(eq(result.runId()), anyMap());
+        verify(runs).create(argThat(r -> r.runId().equals(result.runId())));
     }
 
     @Test
     void plan_sendsNothingWhenTheRunAlreadyExists() {
-        doThrow(new RunStore.RunExistsException("r1")).when(runs).create(eq("r1"), anyMap());
+        doThrow(new RunStore.RunExistsException("r1")).when(runs).create(any(RunRecord.class));
 
         assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
                 Map.of(), n -> { }))

@@ -12,7 +12,8 @@ import batchpipe.worker.hash.Backoff;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.hash.HashItemWriter;
 import batchpipe.worker.priming.WorkerPriming;
-import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.record.InvocationBooks;
+import batchpipe.worker.record.TaskBooks;
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.ScanExecutor;
 import batchpipe.worker.task.Invocation;
@@ -80,13 +81,14 @@ public final class WorkerHandler implements RequestStreamHandler {
                 .afterRestore(log::restored)
                 .register();
         ForkJoinPool pool = new ForkJoinPool(config.poolSize().threads());
-        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqsClient, config.tableName(), config.completionsQueueUrl());
+        TaskBooks records = TaskBooks.of(dynamoDb, sqsClient, config.tableName(), config.completionsQueueUrl());
         TaskProcessor tasks = new TaskProcessor(new TaskCodec(config.limits()), records,
                 new ScanExecutor(s3Client, new LogScanner(pool)),
                 new HashExecutor(pool, new HashItemWriter(dynamoDb, config.tableName(), Backoff.DYNAMODB)),
                 config.maxReceiveCount(), Clock.systemUTC());
         // Enough messages in flight to keep the pool busy while others wait on S3 or DynamoDB.
-        this.batches = new BatchProcessor(tasks, Math.max(4, 2 * config.poolSize().threads()), config.safetyMarginMs());
+        this.batches = new BatchProcessor(tasks, new InvocationBooks(dynamoDb, config.tableName(), records)::finish,
+                Math.max(4, 2 * config.poolSize().threads()), config.safetyMarginMs());
         this.metrics = MetricsFactory.getMetricsInstance();
         metrics.setNamespace(config.metricsNamespace());
         metrics.setDefaultDimensions(DimensionSet.of("Service", config.serviceName()));

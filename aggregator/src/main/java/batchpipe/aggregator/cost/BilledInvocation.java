@@ -1,7 +1,8 @@
 package batchpipe.aggregator.cost;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import batchpipe.aggregator.report.ReportJson;
+import batchpipe.common.json.JsonFields;
+import batchpipe.common.json.JsonWritable;
 
 /**
  * One Lambda invocation as the cost model prices it.
@@ -14,7 +15,8 @@ import java.util.Map;
  * @param maxMemoryUsedMb Max Memory Used from the REPORT line; null where no REPORT line says it
  */
 public record BilledInvocation(String requestId, String function, String architecture, int memoryMb,
-                               long billedMs, long initBilledMs, int tasks, String source, Integer maxMemoryUsedMb) {
+                               long billedMs, long initBilledMs, int tasks, String source, Integer maxMemoryUsedMb)
+        implements JsonWritable {
     public static final String FROM_REPORT_LINE = "REPORT line";
     /** No REPORT line: last finishedAt - first startedAt of the invocation's tasks, a lower bound. */
     public static final String FROM_TASK_RECORDS = "task records";
@@ -29,17 +31,16 @@ public record BilledInvocation(String requestId, String function, String archite
         return initBilledMs > 0;
     }
 
-    public Map<String, Object> toJson() {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("requestId", requestId);
-        json.put("function", function);
-        json.put("architecture", architecture);
-        json.put("memoryMb", memoryMb);
-        json.put("billedMs", billedMs);
-        json.put("initBilledMs", initBilledMs);
-        json.put("tasks", tasks);
-        json.put("source", source);
-        if (maxMemoryUsedMb != null) json.put("maxMemoryUsedMb", maxMemoryUsedMb);
-        return json;
+    @Override
+    public Object toJsonValue() {
+        return new JsonFields().put("requestId", requestId).put("function", function).put("architecture", architecture)
+                .put("memoryMb", memoryMb).put("billedMs", billedMs).put("initBilledMs", initBilledMs).put("tasks", tasks)
+                .put("source", source).putPresent("maxMemoryUsedMb", maxMemoryUsedMb);
+    }
+
+    public static BilledInvocation fromJson(ReportJson json) {
+        return new BilledInvocation(json.string("requestId"), json.string("function"), json.string("architecture"),
+                json.intValue("memoryMb"), json.longValue("billedMs"), json.longValue("initBilledMs"), json.intValue("tasks"),
+                json.string("source"), json.optInt("maxMemoryUsedMb"));
     }
 }

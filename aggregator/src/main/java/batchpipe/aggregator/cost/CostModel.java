@@ -1,5 +1,7 @@
 package batchpipe.aggregator.cost;
 
+import batchpipe.common.run.TaskRecord;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -35,21 +37,16 @@ public final class CostModel {
         }
     }
 
-    public Map<String, Object> compute(List<Map<String, Object>> tasks, List<BilledInvocation> invocations,
-                                       UsageModel.Usage usage, CostAssumptions assumptions) {
-        Map<String, Object> cost = new LinkedHashMap<>();
-        List<Map<String, Object>> lines = new ArrayList<>();
-        cost.put("currency", prices.describe().get("currency"));
-        cost.put("priceTable", prices.describe());
-        cost.put("assumptions", assumptionsJson(assumptions));
-        cost.put("durations", durationSources(invocations));
+    public CostReport compute(List<TaskRecord> tasks, List<BilledInvocation> invocations, UsageModel.Usage usage,
+                              CostAssumptions assumptions) {
+        List<CostReport.Line> lines = new ArrayList<>();
 
         // Lambda, each invocation at the price of the architecture it ran on.
         Map<String, List<BilledInvocation>> groups = new TreeMap<>();
         for (BilledInvocation i : invocations) {
             groups.computeIfAbsent(i.function() + " " + i.architecture() + " " + i.memoryMb() + " MB", k -> new ArrayList<>()).add(i);
         }
-        List<Map<String, Object>> lambdaGroups = new ArrayList<>();
+        List<CostReport.LambdaGroup> lambdaGroups = new ArrayList<>();
         BigDecimal lambdaTotal = BigDecimal.ZERO;
         BigDecimal gbSecondsTotal = BigDecimal.ZERO;
         BigDecimal initGbSecondsTotal = BigDecimal.ZERO;
@@ -61,27 +58,15 @@ public final class CostModel {
             long billedMs = group.stream().mapToLong(BilledInvocation::billedMs).sum();
             long initMs = group.stream().mapToLong(BilledInvocation::initBilledMs).sum();
             LambdaCost lc = lambdaCost(group, priceArchitecture, null);
-            Map<String, Object> g = new LinkedHashMap<>();
-            g.put("function", first.function());
-            g.put("architecture", first.architecture());
-            if (!priceArchitecture.equals(first.architecture())) g.put("pricedAs", priceArchitecture + " (architecture not recorded)");
-            g.put("memoryMb", first.memoryMb());
-            g.put("invocations", group.size());
-            g.put("coldStarts", group.stream().filter(BilledInvocation::coldStart).count());
-            g.put("billedMs", billedMs);
-            g.put("initBilledMs", initMs);
-            g.put("gbSeconds", lc.gbSeconds().stripTrailingZeros());
-            g.put("initGbSeconds", lc.initGbSeconds().stripTrailingZeros());
-            g.put("pricePerGbSecond", price);
-            g.put("computeCost", Numbers.written(lc.compute()));
-            g.put("initCost", Numbers.written(lc.init()));
-            g.put("requestCost", Numbers.written(lc.requests()));
-            g.put("cost", Numbers.written(lc.total()));
-            g.put("durationSources", countBySource(group));
             // Peak of the invocations whose REPORT line says it: how much of memoryMb the function really needs.
-            group.stream().map(BilledInvocation::maxMemoryUsedMb).filter(java.util.Objects::nonNull).max(Integer::compare)
-                    .ifPresent(peak -> g.put("maxMemoryUsedMb", peak));
-            lambdaGroups.add(g);
+            Integer peak = group.stream().map(BilledInvocation::maxMemoryUsedMb).filter(java.util.Objects::nonNull).max(Integer::compare)
+                    .orElse(null);
+            lambdaGroups.add(new CostReport.LambdaGroup(first.function(), first.architecture(),
+                    priceArchitecture.equals(first.architecture()) ? null : priceArchitecture + " (architecture not recorded)",
+                    first.memoryMb(), group.size(), group.stream().filter(BilledInvocation::coldStart).count(), billedMs, initMs,
+                    lc.gbSeconds().stripTrailingZeros(), lc.initGbSeconds().stripTrailingZeros(), price, Numbers.written(lc.compute()),
+                    Numbers.written(lc.init()), Numbers.written(lc.requests()), Numbers.written(lc.total()),
+                    CostReport.InvocationSources.of(group), peak));
             lines.add(line("Lambda", "compute, " + e.getKey(), lc.gbSeconds(), "GB-s", price, lc.compute(),
                     String.format(Locale.ROOT, "%d billed ms x %d MB / 1,024,000 = %s GB-s x $%s", billedMs, first.memoryMb(),
                             Numbers.plain(lc.gbSeconds()), Numbers.plain(price))));
@@ -98,21 +83,15 @@ public final class CostModel {
         BigDecimal requestCost = prices.lambdaPerRequest().multiply(BigDecimal.valueOf(invocations.size()));
         lines.add(line("Lambda", "requests", BigDecimal.valueOf(invocations.size()), "requests", prices.lambdaPerRequest(), requestCost,
                 invocations.size() + " invocations x $" + Numbers.plain(prices.lambdaPerMillionRequests()) + " per 1M"));
-        Map<String, Object> lambda = new LinkedHashMap<>();
-        lambda.put("invocations", invocations.size());
-        lambda.put("gbSeconds", gbSecondsTotal.stripTrailingZeros());
-        lambda.put("initGbSeconds", initGbSecondsTotal.stripTrailingZeros());
-        lambda.put("initBilled", prices.initBilled());
-        lambda.put("groups", lambdaGroups);
-        lambda.put("cost", Numbers.written(lambdaTotal));
-        cost.put("lambda", lambda);
+        CostReport.LambdaCost lambda = new CostReport.LambdaCost(invocations.size(), gbSecondsTotal.stripTrailingZeros(),
+                initGbSecondsTotal.stripTrailingZeros(), prices.initBilled(), lambdaGroups, Numbers.written(lambdaTotal));
 
         // SQS, DynamoDB, S3: the same whichever architecture the functions run on.
         long sqsRequests = UsageModel.Usage.total(usage.sqsRequests());
         BigDecimal sqsCost = prices.sqsPerRequest().multiply(BigDecimal.valueOf(sqsRequests));
         lines.add(line("SQS", "requests", BigDecimal.valueOf(sqsRequests), "requests", prices.sqsPerRequest(), sqsCost,
                 sqsRequests + " requests (64 KB chunks) x $" + Numbers.plain(prices.sqsPerMillionRequests()) + " per 1M"));
-        cost.put("sqs", service(usage.sqsRequests(), "requests", sqsRequests, sqsCost));
+        CostReport.ServiceRequests sqs = new CostReport.ServiceRequests(usage.sqsRequests(), sqsRequests, Numbers.written(sqsCost));
 
         long wru = UsageModel.Usage.total(usage.writeUnits());
         long rru = UsageModel.Usage.total(usage.readUnits());
@@ -122,13 +101,8 @@ public final class CostModel {
                 wru + " WRU x $" + Numbers.plain(prices.perMillionWriteUnits()) + " per 1M"));
         lines.add(line("DynamoDB", "read request units", BigDecimal.valueOf(rru), "RRU", prices.perReadUnit(), readCost,
                 rru + " RRU x $" + Numbers.plain(prices.perMillionReadUnits()) + " per 1M"));
-        Map<String, Object> dynamoDbCost = new LinkedHashMap<>();
-        dynamoDbCost.put("writeUnits", usage.writeUnits().stream().map(Quantity::toJson).toList());
-        dynamoDbCost.put("totalWriteUnits", wru);
-        dynamoDbCost.put("readUnits", usage.readUnits().stream().map(Quantity::toJson).toList());
-        dynamoDbCost.put("totalReadUnits", rru);
-        dynamoDbCost.put("cost", Numbers.written(writeCost.add(readCost)));
-        cost.put("dynamoDb", dynamoDbCost);
+        CostReport.DynamoDbUnits dynamoDb = new CostReport.DynamoDbUnits(usage.writeUnits(), wru, usage.readUnits(), rru,
+                Numbers.written(writeCost.add(readCost)));
 
         long gets = UsageModel.Usage.total(usage.s3GetRequests());
         long lists = UsageModel.Usage.total(usage.s3ListRequests());
@@ -138,30 +112,27 @@ public final class CostModel {
                 gets + " GET x $" + Numbers.plain(prices.perThousandGets()) + " per 1,000"));
         lines.add(line("S3", "LIST requests", BigDecimal.valueOf(lists), "requests", prices.perList(), listCost,
                 lists + " LIST x $" + Numbers.plain(prices.perThousandLists()) + " per 1,000"));
-        Map<String, Object> s3Cost = new LinkedHashMap<>();
-        s3Cost.put("getRequests", usage.s3GetRequests().stream().map(Quantity::toJson).toList());
-        s3Cost.put("listRequests", usage.s3ListRequests().stream().map(Quantity::toJson).toList());
-        s3Cost.put("cost", Numbers.written(getCost.add(listCost)));
-        cost.put("s3", s3Cost);
-        cost.put("usageInputs", usage.inputs());
+        CostReport.S3Requests s3 = new CostReport.S3Requests(usage.s3GetRequests(), usage.s3ListRequests(), Numbers.written(getCost.add(listCost)));
 
         BigDecimal other = sqsCost.add(writeCost).add(readCost).add(getCost).add(listCost);
         // lambdaTotal already holds the request price of every group; the requests line shows it once for all.
         BigDecimal total = lambdaTotal.add(other);
-        cost.put("lines", lines);
-        cost.put("total", Numbers.written(total));
-        cost.put("perMillionTasks", tasks.isEmpty() ? null
-                : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size()))));
-        cost.put("byKind", byKind(tasks, total));
-        cost.put("byArchitecture", byArchitecture(tasks, invocations, other, assumptions));
-        cost.put("monthly", monthly(tasks, invocations, other, assumptions));
-        cost.put("notIncluded", List.of(
-                "free tiers and Savings Plans (they belong to the account, not to a run)",
-                "retries, redeliveries and conditional-check failures (the records keep only each task's last attempt)",
-                "the event source mapping's empty ReceiveMessage polls while the queue is idle (they depend on time, not on runs)",
-                "the aggregator's write of the summary item, CloudWatch Logs ingestion, data transfer",
-                "when no REPORT lines are given: the producer's and the aggregator's invocations"));
-        return cost;
+        return new CostReport(prices.currency(), CostReport.Prices.of(prices), CostReport.Assumptions.of(assumptions),
+                new CostReport.DurationSources(CostReport.InvocationSources.of(invocations), "billed duration from the invocation's"
+                        + " REPORT line where known; otherwise measured from its task records (last finishedAt - first startedAt,"
+                        + " at least 1 ms: a lower bound)"),
+                lambda, sqs, dynamoDb, s3, usage.inputs(), lines, Numbers.written(total), perMillionTasks(total, tasks),
+                byKind(tasks, total), byArchitecture(tasks, invocations, other, assumptions), monthly(tasks, invocations, other, assumptions),
+                List.of(
+                        "free tiers and Savings Plans (they belong to the account, not to a run)",
+                        "retries, redeliveries and conditional-check failures (the records keep only each task's last attempt)",
+                        "the event source mapping's empty ReceiveMessage polls while the queue is idle (they depend on time, not on runs)",
+                        "the aggregator's write of the summary item, CloudWatch Logs ingestion, data transfer",
+                        "when no REPORT lines are given: the producer's and the aggregator's invocations"));
+    }
+
+    private static BigDecimal perMillionTasks(BigDecimal total, List<TaskRecord> tasks) {
+        return tasks.isEmpty() ? null : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size())));
     }
 
     /** The lambda cost of {@code invocations} all priced as {@code architecture}; those that ran elsewhere scaled by {@code ratios}. */
@@ -190,58 +161,49 @@ public final class CostModel {
      * projected with a duration ratio: the one given, or one measured in this run if it ran on both,
      * or else 1 (the same duration), and the report says which.
      */
-    private Map<String, Object> byArchitecture(List<Map<String, Object>> tasks, List<BilledInvocation> invocations,
-                                               BigDecimal other, CostAssumptions assumptions) {
+    private CostReport.Scenarios byArchitecture(List<TaskRecord> tasks, List<BilledInvocation> invocations, BigDecimal other,
+                                                CostAssumptions assumptions) {
         Ratio ratio = ratio(tasks, assumptions);
-        Map<String, Object> scenarios = new LinkedHashMap<>();
+        Map<String, CostReport.Scenario> scenarios = new LinkedHashMap<>();
         for (String architecture : PriceTable.ARCHITECTURES) {
             long measured = invocations.stream().filter(i -> i.architecture().equals(architecture)).count();
             long projected = invocations.size() - measured;
             Map<String, BigDecimal> ratios = ratios(architecture, ratio.value());
             LambdaCost lc = lambdaCost(invocations, architecture, ratios);
             BigDecimal total = lc.total().add(other);
-            Map<String, Object> s = new LinkedHashMap<>();
             String basis = projected == 0 ? "measured" : measured == 0 ? "projected" : "partly projected";
-            s.put("basis", basis);
-            s.put("measuredInvocations", measured);
-            s.put("projectedInvocations", projected);
+            BigDecimal durationRatio = null;
+            String assumption = null;
             if (projected > 0) {
                 BigDecimal r = ratios.values().stream().findFirst().orElse(BigDecimal.ONE);
-                s.put("durationRatio", Numbers.written(r));
-                s.put("assumption", projectionAssumption(architecture, ratio, r));
+                durationRatio = Numbers.written(r);
+                assumption = projectionAssumption(architecture, ratio, r);
             }
-            s.put("pricePerGbSecond", prices.gbSecondPrice(architecture));
-            s.put("gbSeconds", lc.gbSeconds().stripTrailingZeros());
-            s.put("initGbSeconds", lc.initGbSeconds().stripTrailingZeros());
-            s.put("lambdaCompute", Numbers.written(lc.compute()));
-            s.put("lambdaInit", Numbers.written(lc.init()));
-            s.put("lambdaRequests", Numbers.written(lc.requests()));
-            s.put("otherServices", Numbers.written(other));
-            s.put("total", Numbers.written(total));
-            s.put("perMillionTasks", tasks.isEmpty() ? null
-                    : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size()))));
-            scenarios.put(architecture, s);
+            scenarios.put(architecture, new CostReport.Scenario(basis, measured, projected, durationRatio, assumption,
+                    prices.gbSecondPrice(architecture), lc.gbSeconds().stripTrailingZeros(), lc.initGbSeconds().stripTrailingZeros(),
+                    Numbers.written(lc.compute()), Numbers.written(lc.init()), Numbers.written(lc.requests()), Numbers.written(other),
+                    Numbers.written(total), perMillionTasks(total, tasks)));
         }
-        if (ratio.measuredInRun()) scenarios.put("measuredSpeedRatio", Map.of("arm64OverX86", Numbers.written(ratio.value()), "source", ratio.source()));
-        return scenarios;
+        return new CostReport.Scenarios(scenarios,
+                ratio.measuredInRun() ? new CostReport.SpeedRatio(Numbers.written(ratio.value()), ratio.source()) : null);
     }
 
     private record Ratio(BigDecimal value, String source, boolean measuredInRun) {
     }
 
     /** arm64 duration ÷ x86_64 duration, and where it comes from. */
-    static Ratio ratio(List<Map<String, Object>> tasks, CostAssumptions assumptions) {
+    static Ratio ratio(List<TaskRecord> tasks, CostAssumptions assumptions) {
         if (assumptions.arm64SpeedRatio() != null) {
             return new Ratio(assumptions.arm64SpeedRatio().arm64OverX86(), assumptions.arm64SpeedRatio().source(), false);
         }
         long armTasks = 0, armMs = 0, x86Tasks = 0, x86Ms = 0;
-        for (Map<String, Object> t : tasks) {
-            if ("arm64".equals(t.get("architecture"))) {
+        for (TaskRecord t : tasks) {
+            if ("arm64".equals(t.invocation().architecture())) {
                 armTasks++;
-                armMs += Numbers.asLong(t.get("durationMs"));
-            } else if ("x86_64".equals(t.get("architecture"))) {
+                armMs += t.durationMs();
+            } else if ("x86_64".equals(t.invocation().architecture())) {
                 x86Tasks++;
-                x86Ms += Numbers.asLong(t.get("durationMs"));
+                x86Ms += t.durationMs();
             }
         }
         if (armTasks > 0 && x86Tasks > 0 && armMs > 0 && x86Ms > 0) {
@@ -271,13 +233,11 @@ public final class CostModel {
     }
 
     /** Each architecture at {@code runsPerMonth}: GB-seconds through the volume tiers, the rest linear. */
-    private Map<String, Object> monthly(List<Map<String, Object>> tasks, List<BilledInvocation> invocations, BigDecimal other,
-                                        CostAssumptions assumptions) {
+    private CostReport.Monthly monthly(List<TaskRecord> tasks, List<BilledInvocation> invocations, BigDecimal other,
+                                       CostAssumptions assumptions) {
         Ratio ratio = ratio(tasks, assumptions);
         BigDecimal runs = BigDecimal.valueOf(assumptions.runsPerMonth());
-        Map<String, Object> monthly = new LinkedHashMap<>();
-        monthly.put("runsPerMonth", assumptions.runsPerMonth());
-        Map<String, Object> byArchitecture = new LinkedHashMap<>();
+        Map<String, CostReport.MonthlyScenario> byArchitecture = new LinkedHashMap<>();
         for (String architecture : PriceTable.ARCHITECTURES) {
             LambdaCost lc = lambdaCost(invocations, architecture, ratios(architecture, ratio.value()));
             BigDecimal gbSeconds = lc.gbSeconds().add(lc.initGbSeconds()).multiply(runs);
@@ -285,17 +245,11 @@ public final class CostModel {
             BigDecimal compute = tiers.stream().map(VolumeTiers.TierUse::cost).reduce(BigDecimal.ZERO, BigDecimal::add);
             BigDecimal requests = lc.requests().multiply(runs);
             BigDecimal otherMonthly = other.multiply(runs);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("gbSeconds", gbSeconds.stripTrailingZeros());
-            m.put("tiers", tiers.stream().map(VolumeTiers.TierUse::toJson).toList());
-            m.put("lambdaCompute", Numbers.written(compute));
-            m.put("lambdaRequests", Numbers.written(requests));
-            m.put("otherServices", Numbers.written(otherMonthly));
-            m.put("total", Numbers.written(compute.add(requests).add(otherMonthly)));
-            byArchitecture.put(architecture, m);
+            byArchitecture.put(architecture, new CostReport.MonthlyScenario(gbSeconds.stripTrailingZeros(),
+                    tiers.stream().map(VolumeTiers.TierUse::written).toList(), Numbers.written(compute),
+                    Numbers.written(requests), Numbers.written(otherMonthly), Numbers.written(compute.add(requests).add(otherMonthly))));
         }
-        monthly.put("byArchitecture", byArchitecture);
-        return monthly;
+        return new CostReport.Monthly(assumptions.runsPerMonth(), byArchitecture);
     }
 
     /**
@@ -303,40 +257,38 @@ public final class CostModel {
      * measure the compute (by far the largest part) follows; per GB scanned and per thousand hashes
      * divide each kind's share by its own output.
      */
-    private static Map<String, Object> byKind(List<Map<String, Object>> tasks, BigDecimal total) {
+    private static Map<String, CostReport.KindCost> byKind(List<TaskRecord> tasks, BigDecimal total) {
         Map<String, Long> taskMs = new TreeMap<>();
         Map<String, Long> counts = new TreeMap<>();
         long bytes = 0, hashes = 0, allMs = 0;
-        for (Map<String, Object> t : tasks) {
-            String kind = String.valueOf(t.get("kind"));
-            long ms = Numbers.asLong(t.get("durationMs"));
+        for (TaskRecord t : tasks) {
+            String kind = String.valueOf(t.kind());
+            long ms = t.durationMs();
             taskMs.merge(kind, ms, Long::sum);
             counts.merge(kind, 1L, Long::sum);
             allMs += ms;
-            bytes += Numbers.asLong(t.get("bytes"));
-            hashes += Numbers.asLong(t.get("hashes"));
+            if (t.scan() != null) bytes += t.scan().bytes();
+            if (t.hash() != null) hashes += t.hash().hashes();
         }
-        Map<String, Object> byKind = new LinkedHashMap<>();
+        Map<String, CostReport.KindCost> byKind = new LinkedHashMap<>();
         for (Map.Entry<String, Long> e : taskMs.entrySet()) {
             BigDecimal share = allMs == 0
                     ? Numbers.divide(BigDecimal.valueOf(counts.get(e.getKey())), BigDecimal.valueOf(tasks.size()))
                     : Numbers.divide(BigDecimal.valueOf(e.getValue()), BigDecimal.valueOf(allMs));
             BigDecimal kindCost = total.multiply(share);
-            Map<String, Object> k = new LinkedHashMap<>();
-            k.put("tasks", counts.get(e.getKey()));
-            k.put("taskMs", e.getValue());
-            k.put("share", Numbers.written(share));
-            k.put("cost", Numbers.written(kindCost));
+            BigDecimal gbScanned = null, perGbScanned = null, perThousandHashes = null;
+            Long kindHashes = null;
             if (e.getKey().equals("scan") && bytes > 0) {
                 BigDecimal gb = Numbers.divide(BigDecimal.valueOf(bytes), BILLION);
-                k.put("gbScanned", gb.stripTrailingZeros());
-                k.put("perGbScanned", Numbers.written(Numbers.divide(kindCost, gb)));
+                gbScanned = gb.stripTrailingZeros();
+                perGbScanned = Numbers.written(Numbers.divide(kindCost, gb));
             }
             if (e.getKey().equals("hash") && hashes > 0) {
-                k.put("hashes", hashes);
-                k.put("perThousandHashes", Numbers.written(Numbers.divide(kindCost.multiply(THOUSAND), BigDecimal.valueOf(hashes))));
+                kindHashes = hashes;
+                perThousandHashes = Numbers.written(Numbers.divide(kindCost.multiply(THOUSAND), BigDecimal.valueOf(hashes)));
             }
-            byKind.put(e.getKey(), k);
+            byKind.put(e.getKey(), new CostReport.KindCost(counts.get(e.getKey()), e.getValue(), Numbers.written(share),
+                    Numbers.written(kindCost), gbScanned, perGbScanned, kindHashes, perThousandHashes));
         }
         return byKind;
     }
@@ -345,49 +297,9 @@ public final class CostModel {
         return PriceTable.ARCHITECTURES.contains(architecture) ? architecture : "x86_64";
     }
 
-    private static Map<String, Object> durationSources(List<BilledInvocation> invocations) {
-        Map<String, Object> d = new LinkedHashMap<>(countBySource(invocations));
-        d.put("rule", "billed duration from the invocation's REPORT line where known; otherwise measured from its task"
-                + " records (last finishedAt - first startedAt, at least 1 ms: a lower bound)");
-        return d;
-    }
-
-    private static Map<String, Long> countBySource(List<BilledInvocation> invocations) {
-        Map<String, Long> bySource = new LinkedHashMap<>();
-        bySource.put(BilledInvocation.FROM_REPORT_LINE, invocations.stream().filter(i -> i.source().equals(BilledInvocation.FROM_REPORT_LINE)).count());
-        bySource.put(BilledInvocation.FROM_TASK_RECORDS, invocations.stream().filter(i -> i.source().equals(BilledInvocation.FROM_TASK_RECORDS)).count());
-        return bySource;
-    }
-
-    private static Map<String, Object> assumptionsJson(CostAssumptions assumptions) {
-        Map<String, Object> a = new LinkedHashMap<>();
-        a.put("runsPerMonth", assumptions.runsPerMonth());
-        a.put("messageBytes", assumptions.messageBytes());
-        if (assumptions.arm64SpeedRatio() != null) {
-            a.put("arm64SpeedRatio", Map.of("arm64OverX86", assumptions.arm64SpeedRatio().arm64OverX86(),
-                    "source", assumptions.arm64SpeedRatio().source()));
-        }
-        return a;
-    }
-
-    private static Map<String, Object> service(List<Quantity> quantities, String unit, long total, BigDecimal amount) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put(unit, quantities.stream().map(Quantity::toJson).toList());
-        s.put("total", total);
-        s.put("cost", Numbers.written(amount));
-        return s;
-    }
-
-    private static Map<String, Object> line(String service, String item, BigDecimal quantity, String unit, BigDecimal unitPrice,
-                                            BigDecimal amount, String formula) {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("service", service);
-        line.put("item", item);
-        line.put("quantity", quantity.stripTrailingZeros());
-        line.put("unit", unit);
-        line.put("unitPrice", unitPrice.stripTrailingZeros());
-        line.put("cost", Numbers.written(amount));
-        line.put("formula", formula);
-        return line;
+    private static CostReport.Line line(String service, String item, BigDecimal quantity, String unit, BigDecimal unitPrice,
+                                        BigDecimal amount, String formula) {
+        return new CostReport.Line(service, item, quantity.stripTrailingZeros(), unit, unitPrice.stripTrailingZeros(),
+                Numbers.written(amount), formula);
     }
 }

@@ -1,5 +1,8 @@
 package batchpipe.aggregator.cost;
 
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.WorkerInvocation;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,11 +23,11 @@ public final class Invocations {
     private Invocations() {
     }
 
-    public static List<BilledInvocation> of(List<Map<String, Object>> tasks, List<ReportLine> reportLines) {
-        Map<String, List<Map<String, Object>>> byRequest = new LinkedHashMap<>();
-        for (Map<String, Object> task : tasks) {
-            Object requestId = task.get("requestId");
-            String key = requestId instanceof String s && !s.isBlank() ? s : "no-request-id:" + task.get("taskId");
+    public static List<BilledInvocation> of(List<TaskRecord> tasks, List<ReportLine> reportLines) {
+        Map<String, List<TaskRecord>> byRequest = new LinkedHashMap<>();
+        for (TaskRecord task : tasks) {
+            String requestId = task.invocation().requestId();
+            String key = requestId != null && !requestId.isBlank() ? requestId : "no-request-id:" + task.taskId();
             byRequest.computeIfAbsent(key, k -> new ArrayList<>()).add(task);
         }
         Map<String, ReportLine> lines = new HashMap<>();
@@ -48,21 +51,19 @@ public final class Invocations {
                 line.billedMs(), init, tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb());
     }
 
-    static BilledInvocation fromTaskRecords(String requestId, List<Map<String, Object>> tasks) {
+    static BilledInvocation fromTaskRecords(String requestId, List<TaskRecord> tasks) {
         long firstStart = Long.MAX_VALUE;
         long lastFinish = Long.MIN_VALUE;
         long init = 0;
-        for (Map<String, Object> t : tasks) {
-            firstStart = Math.min(firstStart, Numbers.asLong(t.get("startedAt")));
-            lastFinish = Math.max(lastFinish, Numbers.asLong(t.get("finishedAt")));
-            if (Boolean.TRUE.equals(t.get("coldStart")) && t.get("initMs") instanceof Number n) {
-                init = Math.max(init, (long) Math.ceil(n.doubleValue()));
-            }
+        for (TaskRecord t : tasks) {
+            firstStart = Math.min(firstStart, t.startedAt());
+            lastFinish = Math.max(lastFinish, t.finishedAt());
+            if (t.invocation().cold() && t.invocation().initMs() != null) init = Math.max(init, t.invocation().initMs());
         }
-        Map<String, Object> first = tasks.get(0);
-        String architecture = first.get("architecture") instanceof String a ? a : "unknown";
-        String function = first.get("functionName") instanceof String f ? f : "unknown";
-        int memoryMb = (int) Numbers.asLong(first.get("memoryMb"));
+        WorkerInvocation first = tasks.get(0).invocation();
+        String architecture = first.architecture() != null ? first.architecture() : "unknown";
+        String function = first.functionName() != null ? first.functionName() : "unknown";
+        int memoryMb = first.memoryMb() == null ? 0 : first.memoryMb();
         return new BilledInvocation(requestId, function, architecture, memoryMb, Math.max(1, lastFinish - firstStart), init,
                 tasks.size(), BilledInvocation.FROM_TASK_RECORDS);
     }

@@ -35,10 +35,6 @@ public final class Numbers {
         return Math.floorDiv(a + b - 1, b);
     }
 
-    public static long asLong(Object o) {
-        return o instanceof Number n ? n.longValue() : 0;
-    }
-
     public static String plain(BigDecimal d) {
         return d.stripTrailingZeros().toPlainString();
     }

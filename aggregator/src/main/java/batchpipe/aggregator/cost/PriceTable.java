@@ -33,6 +33,8 @@ public final class PriceTable {
     public record Tier(BigDecimal upTo, BigDecimal price) {
     }
 
+    // JSON of unknown shape: the default table merged with a user's price file, which this class checks field by field
+    // (every Map<String, Object> below is a part of it) and reports whole in report.json
     private final Map<String, Object> table;
     private final String origin;
     private final Map<String, List<Tier>> lambdaTiers = new LinkedHashMap<>();
@@ -139,6 +141,10 @@ public final class PriceTable {
         described.put("origin", origin);
         described.putAll(table);
         return described;
+    }
+
+    public String currency() {
+        return (String) table.get("currency");
     }
 
     public String region() {
@@ -286,7 +292,7 @@ public final class PriceTable {
         return n instanceof BigDecimal d ? d : new BigDecimal(n.toString());
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings("unchecked") // Json parses every object of the price file as Map<String, Object>
     private static Map<String, Object> cast(Map<?, ?> map) {
         return (Map<String, Object>) map;
     }

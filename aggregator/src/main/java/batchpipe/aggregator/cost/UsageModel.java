@@ -1,12 +1,16 @@
 package batchpipe.aggregator.cost;
 
-import batchpipe.common.json.Json;
+import batchpipe.aggregator.report.ReportJson;
+import batchpipe.aggregator.stats.StoredSpec;
+import batchpipe.common.json.JsonFields;
+import batchpipe.common.json.JsonWritable;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 import batchpipe.common.table.ProgressShards;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,36 +33,55 @@ public final class UsageModel {
 
     /** Counts by service, and the figures they came from. */
     public record Usage(List<Quantity> sqsRequests, List<Quantity> writeUnits, List<Quantity> readUnits,
-                        List<Quantity> s3GetRequests, List<Quantity> s3ListRequests, Map<String, Object> inputs) {
+                        List<Quantity> s3GetRequests, List<Quantity> s3ListRequests, Inputs inputs) {
         public static long total(List<Quantity> quantities) {
             return quantities.stream().mapToLong(Quantity::count).sum();
+        }
+    }
+
+    /** The figures the counts came from, as report.json shows them under {@code cost.usageInputs}. */
+    public record Inputs(long plannedTasks, long plannedScanTasks, int scanSources, int shards, long runRecordBytes,
+                         long taskRecordBytes, long messageBytes, int workerInvocations, long workerColdStarts) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("plannedTasks", plannedTasks).put("plannedScanTasks", plannedScanTasks)
+                    .put("scanSources", scanSources).put("shards", shards).put("runRecordBytes", runRecordBytes)
+                    .put("taskRecordBytes", taskRecordBytes).put("messageBytes", messageBytes)
+                    .put("workerInvocations", workerInvocations).put("workerColdStarts", workerColdStarts);
+        }
+
+        static Inputs fromJson(ReportJson json) {
+            return new Inputs(json.longValue("plannedTasks"), json.longValue("plannedScanTasks"), json.intValue("scanSources"),
+                    json.intValue("shards"), json.longValue("runRecordBytes"), json.longValue("taskRecordBytes"),
+                    json.longValue("messageBytes"), json.intValue("workerInvocations"), json.longValue("workerColdStarts"));
         }
     }
 
     private UsageModel() {
     }
 
-    public static Usage measure(Map<String, Object> run, List<Map<String, Object>> tasks, List<BilledInvocation> invocations,
+    /** @param run the run record, or null when there is none */
+    public static Usage measure(RunRecord run, List<TaskRecord> tasks, List<BilledInvocation> invocations,
                                 CostAssumptions assumptions, PriceTable prices) {
-        long planned = run != null && run.get("planned") instanceof Map<?, ?> p ? Numbers.asLong(p.get("total")) : tasks.size();
-        long plannedScan = run != null && run.get("planned") instanceof Map<?, ?> p ? Numbers.asLong(p.get("scan"))
-                : tasks.stream().filter(t -> "scan".equals(t.get("kind"))).count();
-        int shards = run != null && run.get("shards") instanceof Number n ? n.intValue() : ProgressShards.shardCount(planned);
+        long planned = run != null ? run.planned().total() : tasks.size();
+        long plannedScan = run != null ? run.planned().scan() : tasks.stream().filter(t -> "scan".equals(t.kind())).count();
+        // a run record stored without its shard count (0) had the count the planned total gives
+        int shards = run != null && run.shards() > 0 ? run.shards() : ProgressShards.shardCount(planned);
         long runBytes = run == null ? 0 : completeRunRecordBytes(run);
         long taskItemBytes = 0;
         long taskRecordUnits = 0;
-        for (Map<String, Object> t : tasks) {
-            long bytes = ItemSize.of(t);
+        for (TaskRecord t : tasks) {
+            long bytes = ItemSize.of(t.toItem());
             taskItemBytes += bytes;
             taskRecordUnits += Numbers.ceilDiv(bytes, prices.writeUnitBytes());
         }
         Set<String> workerFunctions = new HashSet<>();
-        tasks.forEach(t -> workerFunctions.add(String.valueOf(t.get("functionName"))));
+        tasks.forEach(t -> workerFunctions.add(String.valueOf(t.invocation().functionName())));
         List<BilledInvocation> workerInvocations = invocations.stream()
                 .filter(i -> i.tasks() > 0 || workerFunctions.contains(i.function())).toList();
         long workerColdStarts = workerInvocations.stream().filter(BilledInvocation::coldStart).count();
         boolean complete = tasks.size() >= planned && planned > 0;
-        int sources = scanSources(run);
+        int sources = StoredSpec.of(run).scanSources();
         long m = assumptions.messageBytes();
         long chunk = prices.sqsChunkBytes();
 
@@ -80,7 +103,7 @@ public final class UsageModel {
                 complete ? "1 run x 3" : "run incomplete: no completion message"));
 
         List<Quantity> writes = new ArrayList<>();
-        long hashes = tasks.stream().mapToLong(t -> Numbers.asLong(t.get("hashes"))).sum();
+        long hashes = tasks.stream().mapToLong(t -> t.hash() == null ? 0 : t.hash().hashes()).sum();
         writes.add(new Quantity("hash items (BatchWriteItem)", hashes, hashes + " hashes x 1 WRU (items of about 150 B)"));
         writes.add(new Quantity("task records (conditional PutItem)", taskRecordUnits,
                 "sum over " + tasks.size() + " tasks of ceil(itemBytes / " + prices.writeUnitBytes() + " B)"));
@@ -104,22 +127,14 @@ public final class UsageModel {
                 String.format(Locale.ROOT, "ceil(%d B / %d B) + ceil(%d B of task records / %d B)", runBytes, prices.readUnitBytes(),
                         taskItemBytes, prices.readUnitBytes())));
 
-        long scanRecords = tasks.stream().filter(t -> "scan".equals(t.get("kind"))).count();
+        long scanRecords = tasks.stream().filter(t -> "scan".equals(t.kind())).count();
         List<Quantity> gets = List.of(new Quantity("GetObject (one per scan task)", scanRecords, scanRecords + " scan task records x 1"));
         long listPages = sources == 0 ? 0 : Math.max(sources, Numbers.ceilDiv(plannedScan, KEYS_PER_LIST_PAGE));
         List<Quantity> lists = List.of(new Quantity("ListObjectsV2 pages (producer)", listPages,
                 String.format(Locale.ROOT, "max(%d scan sources, ceil(%d planned scan tasks / %d keys a page))", sources, plannedScan, KEYS_PER_LIST_PAGE)));
 
-        Map<String, Object> inputs = new LinkedHashMap<>();
-        inputs.put("plannedTasks", planned);
-        inputs.put("plannedScanTasks", plannedScan);
-        inputs.put("scanSources", sources);
-        inputs.put("shards", shards);
-        inputs.put("runRecordBytes", runBytes);
-        inputs.put("taskRecordBytes", taskItemBytes);
-        inputs.put("messageBytes", m);
-        inputs.put("workerInvocations", workerInvocations.size());
-        inputs.put("workerColdStarts", workerColdStarts);
+        Inputs inputs = new Inputs(planned, plannedScan, sources, shards, runBytes, taskItemBytes, m, workerInvocations.size(),
+                workerColdStarts);
         return new Usage(sqs, writes, reads, gets, lists, inputs);
     }
 
@@ -127,18 +142,17 @@ public final class UsageModel {
      * Each finished task adds its id to its shard's set, so the k-th update of a shard writes an item of
      * the base plus the first k ids; tasks are taken in the order they finished.
      */
-    static long progressUpdateUnits(List<Map<String, Object>> tasks, int shards, long unitBytes) {
-        Map<Integer, List<Map<String, Object>>> byShard = new TreeMap<>();
-        for (Map<String, Object> t : tasks) {
-            byShard.computeIfAbsent(ProgressShards.shardOf(String.valueOf(t.get("taskId")), shards), s -> new ArrayList<>()).add(t);
+    static long progressUpdateUnits(List<TaskRecord> tasks, int shards, long unitBytes) {
+        Map<Integer, List<TaskRecord>> byShard = new TreeMap<>();
+        for (TaskRecord t : tasks) {
+            byShard.computeIfAbsent(ProgressShards.shardOf(t.taskId(), shards), s -> new ArrayList<>()).add(t);
         }
         long units = 0;
-        for (List<Map<String, Object>> shard : byShard.values()) {
-            shard.sort(Comparator.comparingLong((Map<String, Object> t) -> Numbers.asLong(t.get("finishedAt")))
-                    .thenComparing(t -> String.valueOf(t.get("taskId"))));
+        for (List<TaskRecord> shard : byShard.values()) {
+            shard.sort(Comparator.comparingLong(TaskRecord::finishedAt).thenComparing(TaskRecord::taskId));
             long bytes = PROGRESS_ITEM_BASE_BYTES;
-            for (Map<String, Object> t : shard) {
-                bytes += ItemSize.valueSize(String.valueOf(t.get("taskId")));
+            for (TaskRecord t : shard) {
+                bytes += ItemSize.valueSize(t.taskId());
                 units += Numbers.ceilDiv(bytes, unitBytes);
             }
         }
@@ -149,19 +163,11 @@ public final class UsageModel {
      * The run record's size once complete: the aggregator itself turns its status from "running" to
      * "complete", and a second report must count the same bytes as the first.
      */
-    static long completeRunRecordBytes(Map<String, Object> run) {
-        Map<String, Object> complete = new LinkedHashMap<>(run);
-        complete.put("status", "complete");
-        return ItemSize.of(complete);
+    static long completeRunRecordBytes(RunRecord run) {
+        RunRecord complete = new RunRecord(run.runId(), run.label(), run.spec(), run.planned(), run.hashesPlanned(), run.createdAt(),
+                "complete", run.shards(), run.enqueued(), run.enqueueError(), run.completeShards(), run.completionSentBy(),
+                run.completionSentAt());
+        return ItemSize.of(complete.toItem());
     }
 
-    /** Scan sources of the run spec the producer stored on the run record (each is listed at least once). */
-    static int scanSources(Map<String, Object> run) {
-        if (run == null || !(run.get("spec") instanceof String spec)) return 0;
-        try {
-            return Json.parseObject(spec).get("scan") instanceof List<?> scan ? scan.size() : 0;
-        } catch (RuntimeException notJson) {
-            return 0;
-        }
-    }
 }

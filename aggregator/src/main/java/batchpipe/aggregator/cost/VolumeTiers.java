@@ -1,10 +1,12 @@
 package batchpipe.aggregator.cost;
 
+import batchpipe.aggregator.report.ReportJson;
+import batchpipe.common.json.JsonFields;
+import batchpipe.common.json.JsonWritable;
+
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Lambda's monthly volume tiers: the GB-seconds of a month are priced tier by tier, each tier's share
@@ -16,15 +18,28 @@ public final class VolumeTiers {
     }
 
     /** How much of {@code gbSeconds} falls in one tier and what it costs. */
-    public record TierUse(BigDecimal from, BigDecimal upTo, BigDecimal gbSeconds, BigDecimal price, BigDecimal cost) {
-        public Map<String, Object> toJson() {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("fromGbSeconds", from);
-            json.put("upToGbSeconds", upTo);
-            json.put("gbSeconds", gbSeconds.stripTrailingZeros());
-            json.put("pricePerGbSecond", price);
-            json.put("cost", Numbers.written(cost));
-            return json;
+    public record TierUse(BigDecimal from, BigDecimal upTo, BigDecimal gbSeconds, BigDecimal price, BigDecimal cost)
+            implements JsonWritable {
+        /** As the report keeps it: the GB-seconds without trailing zeros, the cost rounded once ({@link Numbers#written}). */
+        public TierUse written() {
+            return new TierUse(from, upTo, writtenGbSeconds(), price, Numbers.written(cost));
+        }
+
+        /** The GB-seconds as every report shows them: without trailing zeros. */
+        public BigDecimal writtenGbSeconds() {
+            return gbSeconds.stripTrailingZeros();
+        }
+
+        /** As report.json writes it: GB-seconds without trailing zeros, the cost rounded ({@link Numbers#written}). */
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("fromGbSeconds", from).put("upToGbSeconds", upTo).put("gbSeconds", writtenGbSeconds())
+                    .put("pricePerGbSecond", price).put("cost", Numbers.written(cost));
+        }
+
+        static TierUse fromJson(ReportJson json) {
+            return new TierUse(json.decimal("fromGbSeconds"), json.optDecimal("upToGbSeconds"), json.decimal("gbSeconds"),
+                    json.decimal("pricePerGbSecond"), json.decimal("cost"));
         }
     }
 

@@ -1,6 +1,7 @@
 package batchpipe.aggregator.delivery;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.json.JsonFields;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The event as one JSON line appended to a file, shaped like an EventBridge event (source,
@@ -38,11 +37,8 @@ public final class JsonLinesRunEvents implements RunEvents {
 
     @Override
     public void publish(RunCompleted event) {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("source", RunCompleted.SOURCE);
-        line.put("detail-type", RunCompleted.DETAIL_TYPE);
-        line.put("time", clock.instant().toString());
-        line.put("detail", event.detail());
+        JsonFields line = new JsonFields().put("source", RunCompleted.SOURCE).put("detail-type", RunCompleted.DETAIL_TYPE)
+                .put("time", clock.instant().toString()).put("detail", event.detail());
         byte[] bytes = (Json.write(line) + "\n").getBytes(StandardCharsets.UTF_8);
         synchronized (APPENDING) {
             append(event.runId(), bytes);

@@ -1,5 +1,6 @@
 package batchpipe.aggregator.delivery;
 
+import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
 
 /**
@@ -25,6 +26,8 @@ public final class LoggedRunEvents implements RunEvents {
     @Override
     public void publish(RunCompleted event) {
         LOG.warn("Run Completed event not sent", "why", why, "source", RunCompleted.SOURCE, "detailType", RunCompleted.DETAIL_TYPE,
-                "detail", event.detail());
+                "detail",
+                // as plain JSON values: the log encoder writes maps and lists as JSON objects and arrays
+                Json.parse(Json.write(event.detail())));
     }
 }

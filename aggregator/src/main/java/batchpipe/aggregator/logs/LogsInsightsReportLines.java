@@ -1,9 +1,11 @@
 package batchpipe.aggregator.logs;
 
 import batchpipe.aggregator.ReportLineSource;
-import batchpipe.aggregator.cost.Numbers;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.log.StructuredLog;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.WorkerInvocation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
 import software.amazon.awssdk.services.cloudwatchlogs.model.GetQueryResultsRequest;
@@ -109,24 +111,26 @@ public final class LogsInsightsReportLines implements ReportLineSource {
     }
 
     @Override
-    public Found find(Map<String, Object> run, List<Map<String, Object>> tasks, Instant deadline) {
+    public Found find(RunRecord run, List<TaskRecord> tasks, Instant deadline) {
         Map<String, Invocation> invocations = new TreeMap<>();
         int unusable = 0;
         long firstStart = Long.MAX_VALUE;
         long lastFinish = Long.MIN_VALUE;
-        for (Map<String, Object> task : tasks) {
-            if (!(task.get("requestId") instanceof String requestId) || requestId.isBlank()) continue;
+        for (TaskRecord task : tasks) {
+            WorkerInvocation worker = task.invocation();
+            String requestId = worker.requestId();
+            if (requestId == null || requestId.isBlank()) continue;
             if (!REQUEST_ID.matcher(requestId).matches()) {
                 unusable++;
                 continue;
             }
             invocations.putIfAbsent(requestId, new Invocation(
-                    task.get("functionName") instanceof String f ? f : "unknown",
-                    task.get("architecture") instanceof String a ? a : "unknown",
-                    (int) Numbers.asLong(task.get("memoryMb"))));
+                    worker.functionName() != null ? worker.functionName() : "unknown",
+                    worker.architecture() != null ? worker.architecture() : "unknown",
+                    worker.memoryMb() == null ? 0 : worker.memoryMb()));
             // A record without its times would stretch the window (and the bytes scanned, which are billed) back to 1970.
-            if (task.get("startedAt") instanceof Number started && started.longValue() > 0) firstStart = Math.min(firstStart, started.longValue());
-            if (task.get("finishedAt") instanceof Number finished && finished.longValue() > 0) lastFinish = Math.max(lastFinish, finished.longValue());
+            if (task.startedAt() > 0) firstStart = Math.min(firstStart, task.startedAt());
+            if (task.finishedAt() > 0) lastFinish = Math.max(lastFinish, task.finishedAt());
         }
         if (invocations.isEmpty()) {
             return new Found(List.of(), "none: no task record carries a worker request id to look up in CloudWatch Logs,"

@@ -1,15 +1,27 @@
 package batchpipe.aggregator.priming;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.common.json.Json;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.priming.SdkPriming;
+import batchpipe.common.run.HashOutcome;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.ScanOutcome;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
+import batchpipe.common.run.WriteTimes;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -33,15 +45,19 @@ public final class AggregatorPriming {
                 .warm("sdk", AggregatorPriming::sdkCalls);
     }
 
+    /** Computes a small run's report, writes it as report.json and reads it back: the report's own code paths, warmed. */
     static void roundTripSampleReport() {
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("runId", "priming");
-        report.put("status", "complete");
-        report.put("tasks", Map.of("scan", 10, "hash", 10));
-        report.put("latencyMs", Map.of("p50", 120.5, "p90", 480.0, "p99", 1_250.25));
-        report.put("platforms", List.of(Map.of("architecture", "arm64", "memoryMb", 1769, "tasks", 20)));
-        for (int i = 0; i < 50; i++) {
-            Json.parseObject(Json.write(report));
+        RunRecord run = RunRecord.planned("priming", "priming", "{\"scan\":[{\"bucket\":\"priming\"}]}", new Planned(1, 1, 2), 10, 1_000, 1);
+        WorkerInvocation invocation = new WorkerInvocation("priming-request", "worker", "$LATEST", 1769, "arm64", 1, 1.0, true, 250L);
+        List<TaskRecord> tasks = List.of(
+                new TaskRecord("priming", "scan-000001", "scan", TaskStatus.DONE, null, 1_000L, 1_100, 1_600, 500, 1, invocation,
+                        new WriteTimes(1, 5.5, 5.5), new ScanOutcome("priming", "logs/1.jsonl.zst", 1_000, 2, List.of(7L, 9L), 0,
+                        4_000_000, 500_000, Map.of("level", Map.of("INFO", 998L)), Map.of("level", 1L), null, null, null), null, null, null),
+                new TaskRecord("priming", "hash-000001", "hash", TaskStatus.DONE, null, 1_000L, 1_600, 2_200, 600, 1, invocation,
+                        new WriteTimes(2, 11.0, 6.0), null, new HashOutcome(10, 10), null, null));
+        for (int i = 0; i < 20; i++) {
+            RunReport report = RunReport.of("priming", run, tasks, PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
+            Report.fromJson(Json.writePretty(report.report()), "the priming report");
         }
     }
 

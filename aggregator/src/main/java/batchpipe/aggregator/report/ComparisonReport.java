@@ -1,11 +1,16 @@
 package batchpipe.aggregator.report;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.cost.CostReport;
+import batchpipe.aggregator.stats.Percentiles;
+import batchpipe.aggregator.stats.RunFigures;
+
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Two runs side by side (arm64 against x86_64, two memory sizes, two code versions): percentiles,
@@ -22,47 +27,72 @@ public final class ComparisonReport {
     private ComparisonReport() {
     }
 
-    @SuppressWarnings("unchecked")
-    public static List<Row> rows(Map<String, Object> a, Map<String, Object> b) {
+    public static List<Row> rows(Report a, Report b) {
+        RunFigures fa = a.figures(), fb = b.figures();
         List<Row> rows = new ArrayList<>();
-        rows.add(row("run", "label", a.get("label"), b.get("label")));
-        rows.add(row("run", "status", a.get("status"), b.get("status")));
-        rows.add(row("run", "platforms", String.join(", ", HtmlReport.map(a, "byPlatform").keySet()),
-                String.join(", ", HtmlReport.map(b, "byPlatform").keySet())));
-        rows.add(row("run", "tasks", get(a, "overall", "tasks"), get(b, "overall", "tasks")));
-        rows.add(row("run", "window seconds", get(a, "window", "seconds"), get(b, "window", "seconds")));
+        rows.add(row("run", "label", fa.label(), fb.label()));
+        rows.add(row("run", "status", fa.status(), fb.status()));
+        rows.add(row("run", "platforms", String.join(", ", fa.byPlatform().keySet()), String.join(", ", fb.byPlatform().keySet())));
+        rows.add(row("run", "tasks", fa.overall().tasks(), fb.overall().tasks()));
+        rows.add(row("run", "window seconds", fa.window().seconds(), fb.window().seconds()));
         for (String measure : HtmlReport.MEASURES) {
+            Percentiles.Summary sa = fa.overall().latency().byMeasure().get(measure), sb = fb.overall().latency().byMeasure().get(measure);
             for (String p : HtmlReport.PERCENTILES) {
-                rows.add(row("latency (ms)", measure + " " + p, get(a, "overall", "latency", measure, p), get(b, "overall", "latency", measure, p)));
+                rows.add(row("latency (ms)", measure + " " + p, figure(sa, p), figure(sb, p)));
             }
         }
         for (String kind : List.of("scan", "hash")) {
-            Object pa = get(a, "byKind", kind, "latency", "taskDurationMs", "p50");
-            Object pb = get(b, "byKind", kind, "latency", "taskDurationMs", "p50");
+            Long pa = kindP50(fa, kind), pb = kindP50(fb, kind);
             if (pa != null || pb != null) rows.add(row("latency (ms)", kind + " taskDurationMs p50", pa, pb));
         }
-        for (String t : List.of("tasksPerSecond", "eventsPerSecond", "uncompressedMBPerSecond", "hashesPerSecond")) {
-            rows.add(row("throughput", t, get(a, "overall", "throughput", t), get(b, "overall", "throughput", t)));
-        }
-        rows.add(row("throughput", "cold start share", get(a, "overall", "coldStarts", "share"), get(b, "overall", "coldStarts", "share")));
-        rows.add(row("cost (USD)", "total per run", get(a, "cost", "total"), get(b, "cost", "total")));
-        rows.add(row("cost (USD)", "per million tasks", get(a, "cost", "perMillionTasks"), get(b, "cost", "perMillionTasks")));
-        rows.add(row("cost (USD)", "per GB scanned", get(a, "cost", "byKind", "scan", "perGbScanned"), get(b, "cost", "byKind", "scan", "perGbScanned")));
-        rows.add(row("cost (USD)", "per thousand hashes", get(a, "cost", "byKind", "hash", "perThousandHashes"),
-                get(b, "cost", "byKind", "hash", "perThousandHashes")));
-        rows.add(row("cost (USD)", "Lambda GB-s per run", get(a, "cost", "lambda", "gbSeconds"), get(b, "cost", "lambda", "gbSeconds")));
+        RunFigures.Throughput ta = fa.overall().throughput(), tb = fb.overall().throughput();
+        rows.add(row("throughput", "tasksPerSecond", ta.tasksPerSecond(), tb.tasksPerSecond()));
+        rows.add(row("throughput", "eventsPerSecond", ta.eventsPerSecond(), tb.eventsPerSecond()));
+        rows.add(row("throughput", "uncompressedMBPerSecond", ta.uncompressedMBPerSecond(), tb.uncompressedMBPerSecond()));
+        rows.add(row("throughput", "hashesPerSecond", ta.hashesPerSecond(), tb.hashesPerSecond()));
+        rows.add(row("throughput", "cold start share", fa.overall().coldStarts().share(), fb.overall().coldStarts().share()));
+        CostReport ca = a.cost(), cb = b.cost();
+        rows.add(row("cost (USD)", "total per run", ca == null ? null : ca.total(), cb == null ? null : cb.total()));
+        rows.add(row("cost (USD)", "per million tasks", ca == null ? null : ca.perMillionTasks(), cb == null ? null : cb.perMillionTasks()));
+        rows.add(row("cost (USD)", "per GB scanned", kindCost(ca, "scan", CostReport.KindCost::perGbScanned),
+                kindCost(cb, "scan", CostReport.KindCost::perGbScanned)));
+        rows.add(row("cost (USD)", "per thousand hashes", kindCost(ca, "hash", CostReport.KindCost::perThousandHashes),
+                kindCost(cb, "hash", CostReport.KindCost::perThousandHashes)));
+        rows.add(row("cost (USD)", "Lambda GB-s per run", ca == null ? null : ca.lambda().gbSeconds(), cb == null ? null : cb.lambda().gbSeconds()));
         for (String architecture : List.of("arm64", "x86_64")) {
-            rows.add(row("cost (USD)", "whole run on " + architecture + " (" + get(a, "cost", "byArchitecture", architecture, "basis") + " / "
-                            + get(b, "cost", "byArchitecture", architecture, "basis") + ")",
-                    get(a, "cost", "byArchitecture", architecture, "total"), get(b, "cost", "byArchitecture", architecture, "total")));
+            CostReport.Scenario sa = scenario(ca, architecture), sb = scenario(cb, architecture);
+            rows.add(row("cost (USD)", "whole run on " + architecture + " (" + (sa == null ? null : sa.basis()) + " / "
+                            + (sb == null ? null : sb.basis()) + ")",
+                    sa == null ? null : sa.total(), sb == null ? null : sb.total()));
         }
         return rows;
     }
 
-    public static String markdown(Map<String, Object> a, Map<String, Object> b) {
+    /** A percentile, the max or the mean of a summary; null where the summary has no values. */
+    private static Object figure(Percentiles.Summary summary, String label) {
+        // not a ?: of the two: it would widen the Long percentiles to doubles
+        if (label.equals("mean")) return summary.mean();
+        return summary.at(label);
+    }
+
+    private static Long kindP50(RunFigures figures, String kind) {
+        RunFigures.Group group = figures.byKind().get(kind);
+        return group == null ? null : group.latency().taskDurationMs().p50();
+    }
+
+    private static BigDecimal kindCost(CostReport cost, String kind, Function<CostReport.KindCost, BigDecimal> figure) {
+        CostReport.KindCost k = cost == null ? null : cost.byKind().get(kind);
+        return k == null ? null : figure.apply(k);
+    }
+
+    private static CostReport.Scenario scenario(CostReport cost, String architecture) {
+        return cost == null ? null : cost.byArchitecture().byArchitecture().get(architecture);
+    }
+
+    public static String markdown(Report a, Report b) {
         StringBuilder md = new StringBuilder();
-        md.append("# Batchpipe runs compared\n\nA: ").append(MarkdownText.escape(a.get("runId"))).append("  \nB: ")
-                .append(MarkdownText.escape(b.get("runId"))).append("\n\n");
+        md.append("# Batchpipe runs compared\n\nA: ").append(MarkdownText.escape(a.runId())).append("  \nB: ")
+                .append(MarkdownText.escape(b.runId())).append("\n\n");
         md.append("| section | figure | A | B | B − A | B ÷ A |\n|---|---|---:|---:|---:|---:|\n");
         for (Row r : rows(a, b)) {
             // Labels, statuses, platform names and a basis come from the two reports, which may be any report.json.
@@ -74,10 +104,10 @@ public final class ComparisonReport {
         return md.toString();
     }
 
-    public static String html(Map<String, Object> a, Map<String, Object> b) {
-        StringBuilder html = new StringBuilder(Html.head("Batchpipe runs compared: " + a.get("runId") + " and " + b.get("runId")));
-        html.append("<h1>Batchpipe runs compared</h1>\n<p class=\"sub\">A: <b>").append(Html.escape(a.get("runId")))
-                .append("</b> · B: <b>").append(Html.escape(b.get("runId"))).append("</b></p>\n<div class=\"charts\">\n");
+    public static String html(Report a, Report b) {
+        StringBuilder html = new StringBuilder(Html.head("Batchpipe runs compared: " + a.runId() + " and " + b.runId()));
+        html.append("<h1>Batchpipe runs compared</h1>\n<p class=\"sub\">A: <b>").append(Html.escape(a.runId()))
+                .append("</b> · B: <b>").append(Html.escape(b.runId())).append("</b></p>\n<div class=\"charts\">\n");
         html.append(latencyChart(a, b)).append('\n').append(costChart(a, b)).append("\n</div>\n");
         html.append("<h2>Differences</h2>\n<table id=\"comparison\"><tr><th>section</th><th>figure</th><th class=\"n\">A</th>"
                 + "<th class=\"n\">B</th><th class=\"n\">B − A</th><th class=\"n\">B ÷ A</th></tr>");
@@ -98,31 +128,30 @@ public final class ComparisonReport {
                 + " projecting one architecture from the other.";
     }
 
-    @SuppressWarnings("unchecked")
-    private static String latencyChart(Map<String, Object> a, Map<String, Object> b) {
+    private static String latencyChart(Report a, Report b) {
         List<SvgCharts.Curve> curves = new ArrayList<>();
         int colour = 0;
-        for (Map<String, Object> report : List.of(a, b)) {
-            Map<String, Object> d = HtmlReport.map(report, "distribution");
-            List<Double> percentiles = SvgCharts.doubles((List<Object>) d.getOrDefault("percentiles", List.of()));
+        for (Report report : List.of(a, b)) {
+            RunFigures.LatencyDistribution d = report.figures().distribution();
             String run = report == a ? "A" : "B";
-            curves.add(new SvgCharts.Curve(run + " task duration", SvgCharts.PALETTE[colour++], percentiles,
-                    SvgCharts.doubles((List<Object>) d.getOrDefault("taskDurationMs", List.of()))));
-            curves.add(new SvgCharts.Curve(run + " end to end", SvgCharts.PALETTE[colour++], percentiles,
-                    SvgCharts.doubles((List<Object>) d.getOrDefault("endToEndMs", List.of()))));
+            curves.add(new SvgCharts.Curve(run + " task duration", SvgCharts.PALETTE[colour++], d.percentiles(),
+                    SvgCharts.doubles(d.taskDurationMs())));
+            curves.add(new SvgCharts.Curve(run + " end to end", SvgCharts.PALETTE[colour++], d.percentiles(),
+                    SvgCharts.doubles(d.endToEndMs())));
         }
         return SvgCharts.cdf("comparison-latency-cdf", "Latency distribution, A and B", "milliseconds", curves);
     }
 
-    private static String costChart(Map<String, Object> a, Map<String, Object> b) {
+    private static String costChart(Report a, Report b) {
         List<String> rows = new ArrayList<>();
         List<Double> values = new ArrayList<>();
         List<String> totals = new ArrayList<>();
-        for (Map<String, Object> report : List.of(a, b)) {
+        for (Report report : List.of(a, b)) {
             for (String architecture : List.of("arm64", "x86_64")) {
-                Object perMillion = get(report, "cost", "byArchitecture", architecture, "perMillionTasks");
-                rows.add((report == a ? "A " : "B ") + architecture + " (" + get(report, "cost", "byArchitecture", architecture, "basis") + ")");
-                values.add(perMillion instanceof Number n ? n.doubleValue() : 0.0);
+                CostReport.Scenario scenario = scenario(report.cost(), architecture);
+                BigDecimal perMillion = scenario == null ? null : scenario.perMillionTasks();
+                rows.add((report == a ? "A " : "B ") + architecture + " (" + (scenario == null ? null : scenario.basis()) + ")");
+                values.add(perMillion == null ? 0.0 : perMillion.doubleValue());
                 totals.add(perMillion == null ? "–" : "$" + text(perMillion));
             }
         }
@@ -135,16 +164,6 @@ public final class ComparisonReport {
         BigDecimal delta = da != null && db != null ? db.subtract(da) : null;
         BigDecimal ratio = da != null && db != null && da.signum() != 0 ? db.divide(da, RATIO) : null;
         return new Row(section, metric, a, b, delta, ratio);
-    }
-
-    @SuppressWarnings("unchecked")
-    static Object get(Map<String, Object> report, String... path) {
-        Object current = report;
-        for (String key : path) {
-            if (!(current instanceof Map<?, ?> m)) return null;
-            current = ((Map<String, Object>) m).get(key);
-        }
-        return current;
     }
 
     private static BigDecimal decimal(Object value) {

@@ -1,5 +1,10 @@
 package batchpipe.aggregator.report;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.stats.Percentiles;
+import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.common.json.JsonFields;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,48 +21,38 @@ public final class EmfMetrics {
     private EmfMetrics() {
     }
 
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> document(Map<String, Object> report, long timestampMs) {
-        Map<String, Object> overall = (Map<String, Object>) report.get("overall");
-        Map<String, Object> throughput = (Map<String, Object>) overall.get("throughput");
-        Map<String, Object> latency = (Map<String, Object>) overall.get("latency");
-        Map<String, Object> cost = (Map<String, Object>) report.get("cost");
-        Map<String, Object> values = new LinkedHashMap<>();
+    public static JsonFields document(Report report, long timestampMs) {
+        RunFigures.Group overall = report.figures().overall();
+        RunFigures.Throughput throughput = overall.throughput();
+        Percentiles.Summary duration = overall.latency().taskDurationMs();
+        Map<String, Number> values = new LinkedHashMap<>();
         Map<String, String> units = new LinkedHashMap<>();
-        put(values, units, "Tasks", overall.get("tasks"), "Count");
-        put(values, units, "TasksPerSecond", throughput.get("tasksPerSecond"), "Count/Second");
-        put(values, units, "EventsPerSecond", throughput.get("eventsPerSecond"), "Count/Second");
-        put(values, units, "UncompressedMBPerSecond", throughput.get("uncompressedMBPerSecond"), "Megabytes/Second");
-        put(values, units, "HashesPerSecond", throughput.get("hashesPerSecond"), "Count/Second");
-        Map<String, Object> duration = (Map<String, Object>) latency.get("taskDurationMs");
-        put(values, units, "TaskDurationP50", duration.get("p50"), "Milliseconds");
-        put(values, units, "TaskDurationP99", duration.get("p99"), "Milliseconds");
-        put(values, units, "EndToEndP99", ((Map<String, Object>) latency.get("endToEndMs")).get("p99"), "Milliseconds");
-        put(values, units, "ColdStartShare", ((Map<String, Object>) overall.get("coldStarts")).get("share"), "None");
-        if (cost != null) {
-            put(values, units, "CostPerRunUsd", cost.get("total"), "None");
-            put(values, units, "CostPerMillionTasksUsd", cost.get("perMillionTasks"), "None");
+        put(values, units, "Tasks", overall.tasks(), "Count");
+        put(values, units, "TasksPerSecond", throughput.tasksPerSecond(), "Count/Second");
+        put(values, units, "EventsPerSecond", throughput.eventsPerSecond(), "Count/Second");
+        put(values, units, "UncompressedMBPerSecond", throughput.uncompressedMBPerSecond(), "Megabytes/Second");
+        put(values, units, "HashesPerSecond", throughput.hashesPerSecond(), "Count/Second");
+        put(values, units, "TaskDurationP50", duration.p50(), "Milliseconds");
+        put(values, units, "TaskDurationP99", duration.p99(), "Milliseconds");
+        put(values, units, "EndToEndP99", overall.latency().endToEndMs().p99(), "Milliseconds");
+        put(values, units, "ColdStartShare", overall.coldStarts().share(), "None");
+        if (report.cost() != null) {
+            put(values, units, "CostPerRunUsd", report.cost().total(), "None");
+            put(values, units, "CostPerMillionTasksUsd", report.cost().perMillionTasks(), "None");
         }
-        List<Map<String, Object>> metrics = new ArrayList<>();
-        units.forEach((name, unit) -> metrics.add(Map.of("Name", name, "Unit", unit)));
-        Map<String, Object> directive = new LinkedHashMap<>();
-        directive.put("Namespace", NAMESPACE);
-        directive.put("Dimensions", List.of(List.of("Label")));
-        directive.put("Metrics", metrics);
-        Map<String, Object> aws = new LinkedHashMap<>();
-        aws.put("Timestamp", timestampMs);
-        aws.put("CloudWatchMetrics", List.of(directive));
-        Map<String, Object> document = new LinkedHashMap<>();
-        document.put("_aws", aws);
-        document.put("Label", report.get("label") instanceof String label ? label : "unlabelled");
-        document.put("runId", report.get("runId"));
-        document.putAll(values);
+        List<JsonFields> metrics = new ArrayList<>();
+        units.forEach((name, unit) -> metrics.add(new JsonFields().put("Name", name).put("Unit", unit)));
+        JsonFields directive = new JsonFields().put("Namespace", NAMESPACE).put("Dimensions", List.of(List.of("Label"))).put("Metrics", metrics);
+        JsonFields aws = new JsonFields().put("Timestamp", timestampMs).put("CloudWatchMetrics", List.of(directive));
+        JsonFields document = new JsonFields().put("_aws", aws)
+                .put("Label", report.figures().label() != null ? report.figures().label() : "unlabelled").put("runId", report.runId());
+        values.forEach(document::put);
         return document;
     }
 
-    /** Absent figures (a percentile of no tasks) are left out rather than sent as zero. */
-    private static void put(Map<String, Object> values, Map<String, String> units, String name, Object value, String unit) {
-        if (value instanceof Number) {
+    /** Absent figures (a percentile of no tasks, the cost per million of no tasks) are left out rather than sent as zero. */
+    private static void put(Map<String, Number> values, Map<String, String> units, String name, Number value, String unit) {
+        if (value != null) {
             values.put(name, value);
             units.put(name, unit);
         }

@@ -1,5 +1,12 @@
 package batchpipe.aggregator.report;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.cost.CostReport;
+import batchpipe.aggregator.stats.Percentiles;
+import batchpipe.aggregator.stats.RunFigures;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -13,72 +20,69 @@ public final class MarkdownReport {
     private MarkdownReport() {
     }
 
-    @SuppressWarnings("unchecked")
-    public static String render(Map<String, Object> report) {
+    public static String render(Report report) {
+        RunFigures figures = report.figures();
         StringBuilder md = new StringBuilder();
-        md.append("# Batchpipe run ").append(text(report.get("runId"))).append("\n\n");
-        if (report.get("label") != null) md.append("Label: ").append(text(report.get("label"))).append("\n\n");
-        Map<String, Object> window = (Map<String, Object>) report.get("window");
-        Map<String, Object> overall = (Map<String, Object>) report.get("overall");
-        Map<String, Object> totals = (Map<String, Object>) overall.get("totals");
-        md.append("Status: **").append(text(report.get("status"))).append("**, ")
-                .append(overall.get("tasks")).append(" tasks ").append(text(overall.get("byStatus")))
-                .append(" in ").append(window.get("seconds")).append(" s (").append(window.get("definition")).append(").\n\n");
-        if (report.get("failureTolerance") instanceof Map<?, ?> tolerance) {
-            md.append("Failures: ").append(tolerance.get("failedTasks")).append(" of ").append(tolerance.get("plannedTasks"))
-                    .append(" planned tasks (").append(tolerance.get("failedPercent")).append("%, failed or rejected); tolerated ")
-                    .append(tolerance.get("toleratedPercent")).append("%: **")
-                    .append(Boolean.TRUE.equals(tolerance.get("withinTolerance")) ? "within tolerance" : "tolerance exceeded").append("**.\n\n");
+        md.append("# Batchpipe run ").append(text(figures.runId())).append("\n\n");
+        if (figures.label() != null) md.append("Label: ").append(text(figures.label())).append("\n\n");
+        RunFigures.Window window = figures.window();
+        RunFigures.Group overall = figures.overall();
+        RunFigures.Totals totals = overall.totals();
+        md.append("Status: **").append(text(figures.status())).append("**, ")
+                .append(overall.tasks()).append(" tasks ").append(text(overall.byStatus()))
+                .append(" in ").append(window.seconds()).append(" s (").append(window.definition()).append(").\n\n");
+        if (figures.failureTolerance() != null) {
+            RunFigures.FailureTolerance tolerance = figures.failureTolerance();
+            md.append("Failures: ").append(tolerance.failedTasks()).append(" of ").append(tolerance.plannedTasks())
+                    .append(" planned tasks (").append(tolerance.failedPercent()).append("%, failed or rejected); tolerated ")
+                    .append(tolerance.toleratedPercent()).append("%: **")
+                    .append(tolerance.withinTolerance() ? "within tolerance" : "tolerance exceeded").append("**.\n\n");
         }
         md.append("| total | value |\n|---|---:|\n");
-        md.append("| events scanned | ").append(totals.get("events")).append(" |\n");
-        md.append("| malformed lines | ").append(totals.get("malformed")).append(" |\n");
-        md.append("| uncompressed bytes | ").append(totals.get("bytes")).append(" |\n");
-        md.append("| compressed bytes | ").append(totals.get("compressedBytes")).append(" |\n");
-        md.append("| hashes computed | ").append(totals.get("hashes")).append(" |\n\n");
+        md.append("| events scanned | ").append(totals.events()).append(" |\n");
+        md.append("| malformed lines | ").append(totals.malformed()).append(" |\n");
+        md.append("| uncompressed bytes | ").append(totals.bytes()).append(" |\n");
+        md.append("| compressed bytes | ").append(totals.compressedBytes()).append(" |\n");
+        md.append("| hashes computed | ").append(totals.hashes()).append(" |\n\n");
 
         md.append("## Throughput and latency by kind\n\n");
         md.append("| group | tasks | tasks/s | events/s | MB/s | hashes/s | duration p50 | p90 | p99 | max (ms) |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         row(md, "all", overall);
-        ((Map<String, Object>) report.get("byKind")).forEach((kind, g) -> row(md, kind, (Map<String, Object>) g));
-        ((Map<String, Object>) report.get("byPlatform")).forEach((platform, g) -> row(md, platform, (Map<String, Object>) g));
+        figures.byKind().forEach((kind, g) -> row(md, kind, g));
+        figures.byPlatform().forEach((platform, g) -> row(md, platform, g));
 
         md.append("\n## Latency percentiles, all tasks (ms, nearest rank)\n\n");
         md.append("| measure | n | p50 | p90 | p95 | p99 | p99.9 | max |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        Map<String, Object> latency = (Map<String, Object>) overall.get("latency");
-        latency.forEach((name, s) -> {
-            Map<String, Object> stats = (Map<String, Object>) s;
-            md.append("| ").append(name).append(" | ").append(stats.get("count"));
+        overall.latency().byMeasure().forEach((name, stats) -> {
+            md.append("| ").append(name).append(" | ").append(stats.count());
             for (String p : List.of("p50", "p90", "p95", "p99", "p99.9", "max")) {
-                md.append(" | ").append(stats.getOrDefault(p, "–"));
+                md.append(" | ").append(dash(stats.at(p)));
             }
             md.append(" |\n");
         });
-        Map<String, Object> dynamo = (Map<String, Object>) overall.get("dynamoDb");
-        Map<String, Object> cold = (Map<String, Object>) overall.get("coldStarts");
-        md.append("\nCold starts: ").append(cold.get("tasks")).append(" tasks (share ").append(cold.get("share")).append(").")
-                .append(" DynamoDB writes: ").append(dynamo.get("writeCallsPerTask")).append(" calls per task, mean ")
-                .append(dynamo.get("meanWriteMs")).append(" ms, slowest ").append(dynamo.get("slowestWriteMs")).append(" ms.\n");
+        RunFigures.DynamoDbWrites dynamo = overall.dynamoDb();
+        RunFigures.ColdStarts cold = overall.coldStarts();
+        md.append("\nCold starts: ").append(cold.tasks()).append(" tasks (share ").append(cold.share()).append(").")
+                .append(" DynamoDB writes: ").append(dynamo.writeCallsPerTask()).append(" calls per task, mean ")
+                .append(dynamo.meanWriteMs()).append(" ms, slowest ").append(dynamo.slowestWriteMs()).append(" ms.\n");
 
-        platforms(md, (Map<String, Object>) report.get("byPlatform"));
-        if (report.get("cost") instanceof Map<?, ?> cost) cost(md, (Map<String, Object>) cost);
+        platforms(md, figures.byPlatform());
+        if (report.cost() != null) cost(md, report.cost());
 
-        Map<String, Object> countBy = (Map<String, Object>) report.get("countBy");
-        if (!countBy.isEmpty()) {
+        if (!figures.countBy().isEmpty()) {
             md.append("\n## Events by field\n");
-            countBy.forEach((path, values) -> {
+            figures.countBy().forEach((path, values) -> {
                 md.append("\n| ").append(text(path)).append(" | events |\n|---|---:|\n");
-                ((Map<String, Object>) values).forEach((value, n) -> md.append("| ").append(text(value)).append(" | ").append(n).append(" |\n"));
-                String note = countByNote(report, path);
+                values.forEach((value, n) -> md.append("| ").append(text(value)).append(" | ").append(n).append(" |\n"));
+                String note = countByNote(figures, path);
                 if (note != null) md.append("\n").append(note).append("\n");
             });
         }
-        List<Map<String, Object>> problems = (List<Map<String, Object>>) report.get("problems");
-        if (!problems.isEmpty()) {
+        if (!figures.problems().isEmpty()) {
             md.append("\n## Tasks that did not finish as done\n\n| task | status | reason |\n|---|---|---|\n");
-            problems.forEach(p -> md.append("| ").append(text(p.get("taskId"))).append(" | ").append(text(p.get("status")))
-                    .append(" | ").append(text(p.get("reason"))).append(" |\n"));
+            figures.problems().forEach(p -> md.append("| ").append(text(p.taskId())).append(" | ").append(text(p.status()))
+                    .append(" | ").append(text(p.reason())).append(" |\n"));
         }
         return md.toString();
     }
@@ -87,128 +91,115 @@ public final class MarkdownReport {
      * "Counts approximate (heavy-hitters sketch): each may over-state by up to 1465 events; distinct values
      * estimated." for a countBy path the report's {@code countByAccuracy} does not call exact, else null.
      */
-    static String countByNote(Map<String, Object> report, String path) {
-        if (!(report.get("countByAccuracy") instanceof Map<?, ?> accuracy) || !(accuracy.get(path) instanceof Map<?, ?> fields)) {
-            return null;
+    static String countByNote(RunFigures figures, String path) {
+        RunFigures.PathAccuracy accuracy = figures.countByAccuracy().get(path);
+        if (accuracy == null) return null;
+        List<String> parts = new ArrayList<>();
+        if (accuracy.countsApproximate()) {
+            parts.add("counts approximate (heavy-hitters sketch): each may over-state by up to " + accuracy.maxOverCount() + " events");
         }
-        List<String> parts = new java.util.ArrayList<>();
-        if ("approximate".equals(fields.get("counts"))) {
-            parts.add("counts approximate (heavy-hitters sketch): each may over-state by up to " + fields.get("maxOverCount") + " events");
-        }
-        if ("estimated".equals(fields.get("distinct"))) parts.add("distinct values estimated");
+        if (accuracy.distinctEstimated()) parts.add("distinct values estimated");
         if (parts.isEmpty()) return null;
         String note = String.join("; ", parts);
         return Character.toUpperCase(note.charAt(0)) + note.substring(1) + ".";
     }
 
-    @SuppressWarnings("unchecked")
-    private static void platforms(StringBuilder md, Map<String, Object> byPlatform) {
+    private static void platforms(StringBuilder md, Map<String, RunFigures.Group> byPlatform) {
         md.append("\n## Platforms (architecture / memory)\n\n");
         md.append("| platform | tasks | cold starts | init p50 (ms) | threads seen | vCPU shares seen | queue wait p99 | end to end p99 (ms) |\n");
         md.append("|---|---:|---:|---:|---|---|---:|---:|\n");
-        byPlatform.forEach((platform, value) -> {
-            Map<String, Object> g = (Map<String, Object>) value;
-            Map<String, Object> cold = (Map<String, Object>) g.get("coldStarts");
-            Map<String, Object> workers = (Map<String, Object>) g.get("workers");
-            Map<String, Object> latency = (Map<String, Object>) g.get("latency");
-            md.append("| ").append(text(platform)).append(" | ").append(g.get("tasks"))
-                    .append(" | ").append(cold.get("tasks")).append(" (").append(cold.get("share")).append(")")
-                    .append(" | ").append(((Map<String, Object>) cold.get("initMs")).getOrDefault("p50", "–"))
-                    .append(" | ").append(workers == null ? "–" : workers.get("threadsSeen"))
-                    .append(" | ").append(workers == null ? "–" : workers.get("vcpuSharesSeen"))
-                    .append(" | ").append(((Map<String, Object>) latency.get("queueWaitMs")).getOrDefault("p99", "–"))
-                    .append(" | ").append(((Map<String, Object>) latency.get("endToEndMs")).getOrDefault("p99", "–")).append(" |\n");
+        byPlatform.forEach((platform, g) -> {
+            RunFigures.ColdStarts cold = g.coldStarts();
+            md.append("| ").append(text(platform)).append(" | ").append(g.tasks())
+                    .append(" | ").append(cold.tasks()).append(" (").append(cold.share()).append(")")
+                    .append(" | ").append(dash(cold.initMs().p50()))
+                    .append(" | ").append(g.workers().threadsSeen())
+                    .append(" | ").append(g.workers().vcpuSharesSeen())
+                    .append(" | ").append(dash(g.latency().queueWaitMs().p99()))
+                    .append(" | ").append(dash(g.latency().endToEndMs().p99())).append(" |\n");
         });
     }
 
     /** "worker arm64 1769 MB: peak 412 MB" for each Lambda group whose REPORT lines say how much memory it used. */
-    @SuppressWarnings("unchecked")
-    static List<String> memoryPeaks(Map<String, Object> cost) {
-        List<String> peaks = new java.util.ArrayList<>();
-        if (!(cost.get("lambda") instanceof Map<?, ?> lambda) || !(lambda.get("groups") instanceof List<?> groups)) return peaks;
-        for (Object group : groups) {
-            Map<String, Object> g = (Map<String, Object>) group;
-            if (g.get("maxMemoryUsedMb") != null) {
-                peaks.add(g.get("function") + " " + g.get("architecture") + " " + g.get("memoryMb") + " MB: peak " + g.get("maxMemoryUsedMb") + " MB");
+    static List<String> memoryPeaks(CostReport cost) {
+        List<String> peaks = new ArrayList<>();
+        for (CostReport.LambdaGroup g : cost.lambda().groups()) {
+            if (g.maxMemoryUsedMb() != null) {
+                peaks.add(g.function() + " " + g.architecture() + " " + g.memoryMb() + " MB: peak " + g.maxMemoryUsedMb() + " MB");
             }
         }
         return peaks;
     }
 
-    @SuppressWarnings("unchecked")
-    private static void cost(StringBuilder md, Map<String, Object> cost) {
-        Map<String, Object> table = (Map<String, Object>) cost.get("priceTable");
-        Map<String, Object> durations = (Map<String, Object>) cost.get("durations");
-        md.append("\n## Cost (").append(text(cost.get("currency"))).append(")\n\n");
-        md.append("Prices: ").append(text(table.get("region"))).append(", dated ").append(text(table.get("date")))
-                .append(" (").append(text(table.get("origin"))).append("). Lambda durations: ")
-                .append(durations.get("REPORT line")).append(" invocations billed from REPORT lines, ")
-                .append(durations.get("task records")).append(" measured from task records.");
+    private static void cost(StringBuilder md, CostReport cost) {
+        CostReport.Prices table = cost.priceTable();
+        CostReport.InvocationSources durations = cost.durations().invocations();
+        md.append("\n## Cost (").append(text(cost.currency())).append(")\n\n");
+        md.append("Prices: ").append(text(table.region())).append(", dated ").append(text(table.date()))
+                .append(" (").append(text(table.origin())).append("). Lambda durations: ")
+                .append(durations.fromReportLines()).append(" invocations billed from REPORT lines, ")
+                .append(durations.fromTaskRecords()).append(" measured from task records.");
         List<String> peaks = memoryPeaks(cost);
         if (!peaks.isEmpty()) md.append(" Max Memory Used (REPORT lines): ").append(text(String.join("; ", peaks))).append(".");
         md.append("\n\n");
         md.append("| service | item | quantity | unit | unit price | cost | how |\n|---|---|---:|---|---:|---:|---|\n");
-        for (Map<String, Object> line : (List<Map<String, Object>>) cost.get("lines")) {
-            md.append("| ").append(line.get("service")).append(" | ").append(text(line.get("item")))
-                    .append(" | ").append(plain(line.get("quantity"))).append(" | ").append(line.get("unit"))
-                    .append(" | ").append(plain(line.get("unitPrice"))).append(" | ").append(plain(line.get("cost")))
-                    .append(" | ").append(text(line.get("formula"))).append(" |\n");
+        for (CostReport.Line line : cost.lines()) {
+            md.append("| ").append(line.service()).append(" | ").append(text(line.item()))
+                    .append(" | ").append(plain(line.quantity())).append(" | ").append(line.unit())
+                    .append(" | ").append(plain(line.unitPrice())).append(" | ").append(plain(line.cost()))
+                    .append(" | ").append(text(line.formula())).append(" |\n");
         }
-        md.append("| **total per run** | | | | | **").append(plain(cost.get("total"))).append("** | |\n\n");
-        md.append("Per million tasks: ").append(plain(cost.get("perMillionTasks"))).append(".");
-        ((Map<String, Object>) cost.get("byKind")).forEach((kind, value) -> {
-            Map<String, Object> k = (Map<String, Object>) value;
-            md.append(" ").append(kind).append(": ").append(plain(k.get("cost"))).append(" (share ").append(plain(k.get("share")))
+        md.append("| **total per run** | | | | | **").append(plain(cost.total())).append("** | |\n\n");
+        md.append("Per million tasks: ").append(plain(cost.perMillionTasks())).append(".");
+        cost.byKind().forEach((kind, k) -> {
+            md.append(" ").append(kind).append(": ").append(plain(k.cost())).append(" (share ").append(plain(k.share()))
                     .append(" of task time)");
-            if (k.get("perGbScanned") != null) md.append(", ").append(plain(k.get("perGbScanned"))).append(" per GB scanned");
-            if (k.get("perThousandHashes") != null) md.append(", ").append(plain(k.get("perThousandHashes"))).append(" per thousand hashes");
+            if (k.perGbScanned() != null) md.append(", ").append(plain(k.perGbScanned())).append(" per GB scanned");
+            if (k.perThousandHashes() != null) md.append(", ").append(plain(k.perThousandHashes())).append(" per thousand hashes");
             md.append(".");
         });
         md.append("\n\n### By architecture\n\n");
         md.append("| architecture | basis | GB-s | Lambda compute | INIT | requests | other services | total per run | per million tasks |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        List<String> assumptions = new java.util.ArrayList<>();
-        ((Map<String, Object>) cost.get("byArchitecture")).forEach((architecture, value) -> {
-            if (!(value instanceof Map<?, ?> m) || !m.containsKey("basis")) return;
-            Map<String, Object> a = (Map<String, Object>) value;
-            md.append("| ").append(architecture).append(" | ").append(a.get("basis")).append(" | ").append(plain(a.get("gbSeconds")))
-                    .append(" | ").append(plain(a.get("lambdaCompute"))).append(" | ").append(plain(a.get("lambdaInit")))
-                    .append(" | ").append(plain(a.get("lambdaRequests"))).append(" | ").append(plain(a.get("otherServices")))
-                    .append(" | ").append(plain(a.get("total"))).append(" | ").append(plain(a.get("perMillionTasks"))).append(" |\n");
-            if (a.get("assumption") != null) assumptions.add(architecture + ": " + a.get("assumption"));
+        List<String> assumptions = new ArrayList<>();
+        cost.byArchitecture().byArchitecture().forEach((architecture, a) -> {
+            md.append("| ").append(architecture).append(" | ").append(a.basis()).append(" | ").append(plain(a.gbSeconds()))
+                    .append(" | ").append(plain(a.lambdaCompute())).append(" | ").append(plain(a.lambdaInit()))
+                    .append(" | ").append(plain(a.lambdaRequests())).append(" | ").append(plain(a.otherServices()))
+                    .append(" | ").append(plain(a.total())).append(" | ").append(plain(a.perMillionTasks())).append(" |\n");
+            if (a.assumption() != null) assumptions.add(architecture + ": " + a.assumption());
         });
         for (String assumption : assumptions) md.append("\n- ").append(assumption);
-        Map<String, Object> monthly = (Map<String, Object>) cost.get("monthly");
-        md.append("\n\n### Monthly projection at ").append(monthly.get("runsPerMonth")).append(" runs a month\n\n");
+        CostReport.Monthly monthly = cost.monthly();
+        md.append("\n\n### Monthly projection at ").append(monthly.runsPerMonth()).append(" runs a month\n\n");
         md.append("| architecture | GB-s | Lambda compute (volume tiers) | requests | other services | total |\n|---|---:|---:|---:|---:|---:|\n");
-        ((Map<String, Object>) monthly.get("byArchitecture")).forEach((architecture, value) -> {
-            Map<String, Object> m = (Map<String, Object>) value;
-            md.append("| ").append(architecture).append(" | ").append(plain(m.get("gbSeconds"))).append(" | ").append(plain(m.get("lambdaCompute")))
-                    .append(" | ").append(plain(m.get("lambdaRequests"))).append(" | ").append(plain(m.get("otherServices")))
-                    .append(" | ").append(plain(m.get("total"))).append(" |\n");
-        });
-        md.append("\nNot included: ").append(String.join("; ", (List<String>) cost.get("notIncluded"))).append(".\n");
+        monthly.byArchitecture().forEach((architecture, m) -> md.append("| ").append(architecture).append(" | ").append(plain(m.gbSeconds()))
+                .append(" | ").append(plain(m.lambdaCompute())).append(" | ").append(plain(m.lambdaRequests()))
+                .append(" | ").append(plain(m.otherServices())).append(" | ").append(plain(m.total())).append(" |\n"));
+        md.append("\nNot included: ").append(String.join("; ", cost.notIncluded())).append(".\n");
     }
 
-    /** Numbers as written in report.json (no exponent); absent as a dash. */
-    static String plain(Object value) {
-        if (value == null) return "–";
-        if (value instanceof java.math.BigDecimal d) return d.toPlainString();
-        return String.valueOf(value);
+    /** An amount as written in report.json (no exponent); absent as a dash. */
+    static String plain(BigDecimal value) {
+        return value == null ? "–" : value.toPlainString();
+    }
+
+    /** A percentile of no values as a dash. */
+    static Object dash(Long value) {
+        return value == null ? "–" : value;
     }
 
     private static String text(Object value) {
         return MarkdownText.escape(value);
     }
 
-    @SuppressWarnings("unchecked")
-    private static void row(StringBuilder md, String name, Map<String, Object> g) {
-        Map<String, Object> t = (Map<String, Object>) g.get("throughput");
-        Map<String, Object> d = (Map<String, Object>) ((Map<String, Object>) g.get("latency")).get("taskDurationMs");
-        md.append("| ").append(text(name)).append(" | ").append(g.get("tasks"))
-                .append(" | ").append(t.get("tasksPerSecond")).append(" | ").append(t.get("eventsPerSecond"))
-                .append(" | ").append(t.get("uncompressedMBPerSecond")).append(" | ").append(t.get("hashesPerSecond"))
-                .append(" | ").append(d.getOrDefault("p50", "–")).append(" | ").append(d.getOrDefault("p90", "–"))
-                .append(" | ").append(d.getOrDefault("p99", "–")).append(" | ").append(d.getOrDefault("max", "–")).append(" |\n");
+    private static void row(StringBuilder md, String name, RunFigures.Group g) {
+        RunFigures.Throughput t = g.throughput();
+        Percentiles.Summary d = g.latency().taskDurationMs();
+        md.append("| ").append(text(name)).append(" | ").append(g.tasks())
+                .append(" | ").append(t.tasksPerSecond()).append(" | ").append(t.eventsPerSecond())
+                .append(" | ").append(t.uncompressedMBPerSecond()).append(" | ").append(t.hashesPerSecond())
+                .append(" | ").append(dash(d.p50())).append(" | ").append(dash(d.at("p90")))
+                .append(" | ").append(dash(d.p99())).append(" | ").append(dash(d.max())).append(" |\n");
     }
 }

@@ -2,6 +2,9 @@ package batchpipe.aggregator.report;
 
 import batchpipe.aggregator.cost.ItemSize;
 import batchpipe.common.json.Json;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.table.ItemCodec;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -39,11 +42,15 @@ public final class TasksCsv {
     private TasksCsv() {
     }
 
-    public static List<String> columns(List<Map<String, Object>> tasks) {
+    public static List<String> columns(List<TaskRecord> tasks) {
+        return columnsOf(tasks.stream().map(TaskRecord::toItem).toList());
+    }
+
+    private static List<String> columnsOf(List<Map<String, AttributeValue>> items) {
         Set<String> extra = new TreeSet<>();
-        for (Map<String, Object> t : tasks) {
-            for (String field : t.keySet()) {
-                if (!KNOWN_COLUMNS.contains(field) && !KEYS.contains(field)) extra.add(field);
+        for (Map<String, AttributeValue> item : items) {
+            for (String attribute : item.keySet()) {
+                if (!KNOWN_COLUMNS.contains(attribute) && !KEYS.contains(attribute)) extra.add(attribute);
             }
         }
         Set<String> columns = new LinkedHashSet<>(KNOWN_COLUMNS);
@@ -52,15 +59,19 @@ public final class TasksCsv {
         return new ArrayList<>(columns);
     }
 
-    public static String render(List<Map<String, Object>> tasks) {
-        List<String> columns = columns(tasks);
+    public static String render(List<TaskRecord> tasks) {
+        // A row is the record as it is stored (its item), attribute by attribute: tasks.csv shows what the
+        // table holds, in the number forms the table holds, so its figures can be checked against an export.
+        List<Map<String, AttributeValue>> items = tasks.stream().map(TaskRecord::toItem).toList();
+        List<String> columns = columnsOf(items);
         StringBuilder csv = new StringBuilder();
         csv.append(String.join(",", columns.stream().map(TasksCsv::field).toList())).append("\r\n");
-        for (Map<String, Object> t : tasks) {
+        for (Map<String, AttributeValue> item : items) {
             for (int i = 0; i < columns.size(); i++) {
                 if (i > 0) csv.append(',');
                 String column = columns.get(i);
-                Object value = column.equals(ITEM_BYTES) ? ItemSize.of(t) : t.get(column);
+                AttributeValue stored = item.get(column);
+                Object value = column.equals(ITEM_BYTES) ? (Object) ItemSize.of(item) : stored == null ? null : ItemCodec.fromAttribute(stored);
                 csv.append(field(value));
             }
             csv.append("\r\n");

@@ -1,10 +1,12 @@
 package batchpipe.aggregator.stats;
 
+import batchpipe.aggregator.report.ReportJson;
+import batchpipe.common.json.JsonFields;
+import batchpipe.common.json.JsonWritable;
+
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Exact percentiles by the nearest-rank definition: sort the N values; the p-th percentile is the value
@@ -27,21 +29,62 @@ public final class Percentiles {
         return sorted[(int) Math.max(1, rank) - 1];
     }
 
-    /** {count, p50, p90, p95, p99, p99.9, max, mean} of the values; only {count: 0} for no values. */
-    public static Map<String, Object> summarize(long[] values) {
-        Map<String, Object> summary = new LinkedHashMap<>();
-        summary.put("count", values.length);
-        if (values.length == 0) return summary;
+    /**
+     * {count, p50, p90, p95, p99, p99.9, max, mean} of some values; only the count for no values.
+     *
+     * @param reported the values at {@link #REPORTED}, in that order; empty for no values
+     * @param max      null for no values
+     * @param mean     rounded to 0.1; null for no values
+     */
+    public record Summary(int count, List<Long> reported, Long max, Double mean) implements JsonWritable {
+        public static final List<String> LABELS = java.util.Arrays.stream(REPORTED).mapToObj(Percentiles::label).toList();
+
+        public Summary {
+            reported = List.copyOf(reported);
+        }
+
+        /** The value at a {@link #LABELS} label or {@code max}, null when there are no values. */
+        public Long at(String label) {
+            if (label.equals("max")) return max;
+            int i = LABELS.indexOf(label);
+            if (i < 0) throw new IllegalArgumentException("no percentile " + label + " in a summary (" + LABELS + ", max)");
+            return reported.isEmpty() ? null : reported.get(i);
+        }
+
+        public Long p50() {
+            return at("p50");
+        }
+
+        public Long p99() {
+            return at("p99");
+        }
+
+        @Override
+        public Object toJsonValue() {
+            JsonFields json = new JsonFields().put("count", count);
+            if (count == 0) return json;
+            for (int i = 0; i < LABELS.size(); i++) json.put(LABELS.get(i), reported.get(i));
+            return json.put("max", max).put("mean", mean);
+        }
+
+        public static Summary fromJson(ReportJson json) {
+            int count = json.intValue("count");
+            if (count == 0) return new Summary(0, List.of(), null, null);
+            List<Long> reported = new ArrayList<>();
+            for (String label : LABELS) reported.add(json.longValue(label));
+            return new Summary(count, reported, json.longValue("max"), json.doubleValue("mean"));
+        }
+    }
+
+    public static Summary summarize(long[] values) {
+        if (values.length == 0) return new Summary(0, List.of(), null, null);
         long[] sorted = values.clone();
         Arrays.sort(sorted);
-        for (double p : REPORTED) {
-            summary.put(label(p), nearestRank(sorted, p));
-        }
-        summary.put("max", sorted[sorted.length - 1]);
+        List<Long> reported = new ArrayList<>();
+        for (double p : REPORTED) reported.add(nearestRank(sorted, p));
         double sum = 0;
         for (long v : sorted) sum += v;
-        summary.put("mean", Math.round(sum / sorted.length * 10) / 10.0);
-        return summary;
+        return new Summary(values.length, reported, sorted[sorted.length - 1], Math.round(sum / sorted.length * 10) / 10.0);
     }
 
     /** The percentiles a distribution (CDF) is drawn at: 1 to 100 in steps of 1, with 99.9 before 100. */

@@ -1,7 +1,26 @@
 package batchpipe.aggregator.stats;
 
+import batchpipe.aggregator.stats.RunFigures.ColdStarts;
+import batchpipe.aggregator.stats.RunFigures.DynamoDbWrites;
+import batchpipe.aggregator.stats.RunFigures.FailureTolerance;
+import batchpipe.aggregator.stats.RunFigures.Group;
+import batchpipe.aggregator.stats.RunFigures.Latency;
+import batchpipe.aggregator.stats.RunFigures.LatencyDistribution;
+import batchpipe.aggregator.stats.RunFigures.PathAccuracy;
+import batchpipe.aggregator.stats.RunFigures.PlannedTasks;
+import batchpipe.aggregator.stats.RunFigures.Problem;
+import batchpipe.aggregator.stats.RunFigures.Throughput;
+import batchpipe.aggregator.stats.RunFigures.Totals;
+import batchpipe.aggregator.stats.RunFigures.Window;
+import batchpipe.aggregator.stats.RunFigures.Workers;
+import batchpipe.common.run.CountAccuracy;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.ScanOutcome;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
+
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -19,185 +38,134 @@ import java.util.TreeSet;
  * </ul>
  */
 public final class RunStatistics {
+    /** The most problems a report lists: the rest are in tasks.csv. */
+    static final int MAX_PROBLEMS = 50;
+
     private RunStatistics() {
     }
 
-    public static Map<String, Object> compute(String runId, Map<String, Object> run, List<Map<String, Object>> tasks) {
-        Map<String, Object> report = new LinkedHashMap<>();
-        report.put("runId", runId);
-        if (run != null && run.get("label") != null) report.put("label", run.get("label"));
-        long planned = run == null ? tasks.size() : plannedTotal(run);
-        report.put("planned", run == null ? Map.of("total", planned) : run.get("planned"));
-        report.put("status", tasks.size() >= planned ? "complete" : "incomplete");
+    /** @param run the run record, or null when there is none (the tasks found are then the planned total) */
+    public static RunFigures compute(String runId, RunRecord run, List<TaskRecord> tasks) {
+        long planned = run == null ? tasks.size() : run.planned().total();
+        PlannedTasks plannedTasks = run == null ? new PlannedTasks(null, null, planned)
+                : new PlannedTasks(run.planned().scan(), run.planned().hash(), run.planned().total());
+        String status = tasks.size() >= planned ? "complete" : "incomplete";
 
-        Long createdAt = run == null ? null : asLong(run.get("createdAt"));
-        long firstStart = tasks.stream().mapToLong(t -> asLong(t.get("startedAt"))).min().orElse(0);
-        long lastFinish = tasks.stream().mapToLong(t -> asLong(t.get("finishedAt"))).max().orElse(0);
+        Long createdAt = run == null ? null : run.createdAt();
+        long firstStart = tasks.stream().mapToLong(TaskRecord::startedAt).min().orElse(0);
+        long lastFinish = tasks.stream().mapToLong(TaskRecord::finishedAt).max().orElse(0);
         long windowStart = createdAt != null ? createdAt : firstStart;
         double windowSeconds = tasks.isEmpty() ? 0 : Math.max(0.001, (lastFinish - windowStart) / 1000.0);
-        Map<String, Object> window = new LinkedHashMap<>();
-        window.put("start", windowStart);
-        window.put("end", lastFinish);
-        window.put("seconds", round3(windowSeconds));
-        window.put("definition", createdAt != null ? "last finishedAt - run createdAt" : "last finishedAt - first startedAt");
-        report.put("window", window);
+        Window window = new Window(windowStart, lastFinish, round3(windowSeconds),
+                createdAt != null ? "last finishedAt - run createdAt" : "last finishedAt - first startedAt");
 
-        report.put("overall", group(tasks, windowSeconds));
-        Map<String, Object> byKind = new TreeMap<>();
+        Map<String, Group> byKind = new TreeMap<>();
         for (String kind : List.of("scan", "hash")) {
-            List<Map<String, Object>> ofKind = tasks.stream().filter(t -> kind.equals(t.get("kind"))).toList();
+            List<TaskRecord> ofKind = tasks.stream().filter(t -> kind.equals(t.kind())).toList();
             if (!ofKind.isEmpty()) byKind.put(kind, group(ofKind, windowSeconds));
         }
-        report.put("byKind", byKind);
-        Map<String, List<Map<String, Object>>> byPlatform = new TreeMap<>();
-        for (Map<String, Object> t : tasks) {
-            String platform = t.getOrDefault("architecture", "unknown") + "/" + t.getOrDefault("memoryMb", "?") + "MB";
-            byPlatform.computeIfAbsent(platform, k -> new ArrayList<>()).add(t);
-        }
-        Map<String, Object> platforms = new TreeMap<>();
+        Map<String, List<TaskRecord>> byPlatform = new TreeMap<>();
+        for (TaskRecord t : tasks) byPlatform.computeIfAbsent(platform(t.invocation()), k -> new ArrayList<>()).add(t);
+        Map<String, Group> platforms = new TreeMap<>();
         byPlatform.forEach((platform, ofPlatform) -> platforms.put(platform, group(ofPlatform, windowSeconds)));
-        report.put("byPlatform", platforms);
-        report.put("timeline", Timeline.of(tasks, windowStart, lastFinish));
-        report.put("distribution", distribution(tasks));
-        report.put("countBy", mergedCountBy(tasks));
-        Map<String, Object> accuracy = countByAccuracy(tasks);
-        if (!accuracy.isEmpty()) report.put("countByAccuracy", accuracy);
-        List<Map<String, Object>> problems = new ArrayList<>();
-        for (Map<String, Object> t : tasks) {
-            if (!"done".equals(t.get("status")) && problems.size() < 50) {
-                problems.add(Map.of("taskId", t.get("taskId"), "status", t.get("status"), "reason", String.valueOf(t.get("reason"))));
+
+        List<Problem> problems = new ArrayList<>();
+        for (TaskRecord t : tasks) {
+            if (!t.done() && problems.size() < MAX_PROBLEMS) {
+                problems.add(new Problem(t.taskId(), t.status().wireName(), String.valueOf(t.reason())));
             }
         }
-        report.put("problems", problems);
-        Integer tolerated = toleratedFailurePercent(run);
-        if (tolerated != null) report.put("failureTolerance", failureTolerance(tasks, planned, tolerated));
-        return report;
+        Integer tolerated = StoredSpec.of(run).toleratedFailurePercent();
+        return new RunFigures(runId, run == null ? null : run.label(), plannedTasks, status, window, group(tasks, windowSeconds),
+                byKind, platforms, Timeline.of(tasks, windowStart, lastFinish), distribution(tasks), mergedCountBy(tasks),
+                countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated));
     }
 
-    /** The spec's toleratedFailurePercent, when it set one. */
-    private static Integer toleratedFailurePercent(Map<String, Object> run) {
-        if (run == null || !(run.get("spec") instanceof String spec)) return null;
-        try {
-            return batchpipe.common.json.Json.parseObject(spec).get("toleratedFailurePercent") instanceof Number n ? n.intValue() : null;
-        } catch (RuntimeException unreadable) {
-            return null;
-        }
+    /** "x86_64/1769MB": a record without them says "unknown" and "?", as reports have always grouped such records. */
+    static String platform(WorkerInvocation invocation) {
+        return (invocation.architecture() == null ? "unknown" : invocation.architecture()) + "/"
+                + (invocation.memoryMb() == null ? "?" : invocation.memoryMb()) + "MB";
     }
 
     /**
      * Failed and rejected tasks (both did not produce their result) as a share of the planned tasks,
      * against the spec's tolerance; a run within it has at most that share failed.
      */
-    static Map<String, Object> failureTolerance(List<Map<String, Object>> tasks, long planned, int toleratedPercent) {
-        long failed = tasks.stream().filter(t -> "failed".equals(t.get("status")) || "rejected".equals(t.get("status"))).count();
+    static FailureTolerance failureTolerance(List<TaskRecord> tasks, long planned, int toleratedPercent) {
+        long failed = tasks.stream().filter(t -> t.status() == TaskStatus.FAILED || t.status() == TaskStatus.REJECTED).count();
         double failedPercent = planned == 0 ? 0 : 100.0 * failed / planned;
-        Map<String, Object> tolerance = new LinkedHashMap<>();
-        tolerance.put("toleratedPercent", toleratedPercent);
-        tolerance.put("failedTasks", failed);
-        tolerance.put("plannedTasks", planned);
-        tolerance.put("failedPercent", round3(failedPercent));
-        tolerance.put("withinTolerance", failed * 100 <= (long) toleratedPercent * planned);
-        tolerance.put("definition", "failed + rejected tasks / planned tasks, against the run spec's toleratedFailurePercent");
-        return tolerance;
+        return new FailureTolerance(toleratedPercent, failed, planned, round3(failedPercent),
+                failed * 100 <= (long) toleratedPercent * planned,
+                "failed + rejected tasks / planned tasks, against the run spec's toleratedFailurePercent");
     }
 
-    private static Map<String, Object> group(List<Map<String, Object>> tasks, double windowSeconds) {
-        Map<String, Object> g = new LinkedHashMap<>();
+    static Group group(List<TaskRecord> tasks, double windowSeconds) {
         Map<String, Long> byStatus = new TreeMap<>();
         long events = 0, malformed = 0, bytes = 0, compressed = 0, hashes = 0, cold = 0, writeCalls = 0;
         double writeMsTotal = 0, writeMsMax = 0;
         List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>(), inits = new ArrayList<>();
         SortedSet<Long> threads = new TreeSet<>();
         SortedSet<Double> vcpuShares = new TreeSet<>();
-        for (Map<String, Object> t : tasks) {
-            if (t.get("threads") instanceof Number n) threads.add(n.longValue());
-            if (t.get("vcpuShare") instanceof Number n) vcpuShares.add(n.doubleValue());
-            byStatus.merge(String.valueOf(t.get("status")), 1L, Long::sum);
-            events += asLong(t.get("events"));
-            malformed += asLong(t.get("malformed"));
-            bytes += asLong(t.get("bytes"));
-            compressed += asLong(t.get("compressedBytes"));
-            hashes += asLong(t.get("hashes"));
-            durations.add(asLong(t.get("durationMs")));
-            Long enqueuedAt = t.get("enqueuedAt") == null ? null : asLong(t.get("enqueuedAt"));
-            if (enqueuedAt != null) {
-                waits.add(asLong(t.get("startedAt")) - enqueuedAt);
-                endToEnd.add(asLong(t.get("finishedAt")) - enqueuedAt);
+        for (TaskRecord t : tasks) {
+            WorkerInvocation invocation = t.invocation();
+            if (invocation.threads() != null) threads.add(invocation.threads().longValue());
+            if (invocation.vcpuShare() != null) vcpuShares.add(invocation.vcpuShare());
+            byStatus.merge(t.status().wireName(), 1L, Long::sum);
+            if (t.scan() != null) {
+                events += t.scan().events();
+                malformed += t.scan().malformed();
+                bytes += t.scan().bytes();
+                compressed += t.scan().compressedBytes();
             }
-            if (Boolean.TRUE.equals(t.get("coldStart"))) {
+            if (t.hash() != null) hashes += t.hash().hashes();
+            durations.add(t.durationMs());
+            if (t.enqueuedAt() != null) {
+                waits.add(t.startedAt() - t.enqueuedAt());
+                endToEnd.add(t.finishedAt() - t.enqueuedAt());
+            }
+            if (invocation.cold()) {
                 cold++;
-                if (t.get("initMs") != null) inits.add(asLong(t.get("initMs")));
+                if (invocation.initMs() != null) inits.add(invocation.initMs());
             }
-            writeCalls += asLong(t.get("ddbWriteCalls"));
-            writeMsTotal += asDouble(t.get("ddbWriteMsTotal"));
-            writeMsMax = Math.max(writeMsMax, asDouble(t.get("ddbWriteMsMax")));
+            if (t.writes() != null) {
+                writeCalls += t.writes().calls();
+                writeMsTotal += t.writes().msTotal();
+                writeMsMax = Math.max(writeMsMax, t.writes().msMax());
+            }
         }
-        g.put("tasks", tasks.size());
-        g.put("byStatus", byStatus);
-        Map<String, Object> totals = new LinkedHashMap<>();
-        totals.put("events", events);
-        totals.put("malformed", malformed);
-        totals.put("bytes", bytes);
-        totals.put("compressedBytes", compressed);
-        totals.put("hashes", hashes);
-        g.put("totals", totals);
-        Map<String, Object> throughput = new LinkedHashMap<>();
-        throughput.put("tasksPerSecond", perSecond(tasks.size(), windowSeconds));
-        throughput.put("eventsPerSecond", perSecond(events, windowSeconds));
-        throughput.put("uncompressedMBPerSecond", perSecond(bytes / 1e6, windowSeconds));
-        throughput.put("hashesPerSecond", perSecond(hashes, windowSeconds));
-        g.put("throughput", throughput);
-        Map<String, Object> latency = new LinkedHashMap<>();
-        latency.put("taskDurationMs", Percentiles.summarize(toArray(durations)));
-        latency.put("queueWaitMs", Percentiles.summarize(toArray(waits)));
-        latency.put("endToEndMs", Percentiles.summarize(toArray(endToEnd)));
-        g.put("latency", latency);
-        Map<String, Object> coldStarts = new LinkedHashMap<>();
-        coldStarts.put("tasks", cold);
-        coldStarts.put("share", tasks.isEmpty() ? 0 : round3((double) cold / tasks.size()));
-        coldStarts.put("initMs", Percentiles.summarize(toArray(inits)));
-        g.put("coldStarts", coldStarts);
-        Map<String, Object> dynamo = new LinkedHashMap<>();
-        dynamo.put("writeCalls", writeCalls);
-        dynamo.put("writeCallsPerTask", tasks.isEmpty() ? 0 : round3((double) writeCalls / tasks.size()));
-        dynamo.put("meanWriteMs", writeCalls == 0 ? 0 : round3(writeMsTotal / writeCalls));
-        dynamo.put("slowestWriteMs", round3(writeMsMax));
-        g.put("dynamoDb", dynamo);
-        Map<String, Object> workers = new LinkedHashMap<>();
-        workers.put("threadsSeen", new ArrayList<>(threads));
-        workers.put("vcpuSharesSeen", new ArrayList<>(vcpuShares));
-        g.put("workers", workers);
-        return g;
+        return new Group(tasks.size(), byStatus, new Totals(events, malformed, bytes, compressed, hashes),
+                new Throughput(perSecond(tasks.size(), windowSeconds), perSecond(events, windowSeconds),
+                        perSecond(bytes / 1e6, windowSeconds), perSecond(hashes, windowSeconds)),
+                new Latency(Percentiles.summarize(toArray(durations)), Percentiles.summarize(toArray(waits)),
+                        Percentiles.summarize(toArray(endToEnd))),
+                new ColdStarts(cold, tasks.isEmpty() ? 0 : round3((double) cold / tasks.size()), Percentiles.summarize(toArray(inits))),
+                new DynamoDbWrites(writeCalls, tasks.isEmpty() ? 0 : round3((double) writeCalls / tasks.size()),
+                        writeCalls == 0 ? 0 : round3(writeMsTotal / writeCalls), round3(writeMsMax)),
+                new Workers(new ArrayList<>(threads), new ArrayList<>(vcpuShares)));
     }
 
     /** Nearest-rank values at 1..100 % (and 99.9) of the three latencies: the CDF the HTML report draws. */
-    private static Map<String, Object> distribution(List<Map<String, Object>> tasks) {
+    private static LatencyDistribution distribution(List<TaskRecord> tasks) {
         List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>();
-        for (Map<String, Object> t : tasks) {
-            durations.add(asLong(t.get("durationMs")));
-            if (t.get("enqueuedAt") != null) {
-                waits.add(asLong(t.get("startedAt")) - asLong(t.get("enqueuedAt")));
-                endToEnd.add(asLong(t.get("finishedAt")) - asLong(t.get("enqueuedAt")));
+        for (TaskRecord t : tasks) {
+            durations.add(t.durationMs());
+            if (t.enqueuedAt() != null) {
+                waits.add(t.startedAt() - t.enqueuedAt());
+                endToEnd.add(t.finishedAt() - t.enqueuedAt());
             }
         }
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("percentiles", Percentiles.distributionPoints());
-        d.put("taskDurationMs", Percentiles.distribution(toArray(durations)));
-        d.put("queueWaitMs", Percentiles.distribution(toArray(waits)));
-        d.put("endToEndMs", Percentiles.distribution(toArray(endToEnd)));
-        return d;
+        return new LatencyDistribution(Percentiles.distributionPoints(), Percentiles.distribution(toArray(durations)),
+                Percentiles.distribution(toArray(waits)), Percentiles.distribution(toArray(endToEnd)));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Map<String, Long>> mergedCountBy(List<Map<String, Object>> tasks) {
+    private static Map<String, Map<String, Long>> mergedCountBy(List<TaskRecord> tasks) {
         Map<String, Map<String, Long>> merged = new TreeMap<>();
-        for (Map<String, Object> t : tasks) {
-            if (t.get("countBy") instanceof Map<?, ?> countBy) {
-                ((Map<String, Object>) countBy).forEach((path, values) -> {
-                    Map<String, Long> target = merged.computeIfAbsent(path, k -> new TreeMap<>());
-                    ((Map<String, Object>) values).forEach((value, n) -> target.merge(value, asLong(n), Long::sum));
-                });
-            }
+        for (TaskRecord t : tasks) {
+            if (t.scan() == null || t.scan().countBy() == null) continue;
+            t.scan().countBy().forEach((path, values) -> {
+                Map<String, Long> target = merged.computeIfAbsent(path, k -> new TreeMap<>());
+                values.forEach((value, n) -> target.merge(value, n, Long::sum));
+            });
         }
         return merged;
     }
@@ -209,36 +177,26 @@ public final class RunStatistics {
      * tasks' {@code countByDistinct} is estimated. Empty when every task counted exactly, so that such a
      * report is the same as before approximate counting existed.
      */
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> countByAccuracy(List<Map<String, Object>> tasks) {
+    private static Map<String, PathAccuracy> countByAccuracy(List<TaskRecord> tasks) {
         SortedSet<String> paths = new TreeSet<>();
         Map<String, Long> overCounts = new TreeMap<>();
         SortedSet<String> estimated = new TreeSet<>();
-        for (Map<String, Object> t : tasks) {
-            if (t.get("countBy") instanceof Map<?, ?> countBy) paths.addAll(((Map<String, Object>) countBy).keySet());
-            if (t.get("countByAccuracy") instanceof Map<?, ?> accuracy) {
-                ((Map<String, Object>) accuracy).forEach((path, value) -> {
-                    Map<String, Object> fields = (Map<String, Object>) value;
-                    if ("approximate".equals(fields.get("counts"))) overCounts.merge(path, asLong(fields.get("maxOverCount")), Long::sum);
-                    if ("estimated".equals(fields.get("distinct"))) estimated.add(path);
-                });
+        for (TaskRecord t : tasks) {
+            ScanOutcome scan = t.scan();
+            if (scan == null) continue;
+            if (scan.countBy() != null) paths.addAll(scan.countBy().keySet());
+            if (scan.countByAccuracy() == null) continue;
+            for (Map.Entry<String, CountAccuracy> path : scan.countByAccuracy().entrySet()) {
+                if (!path.getValue().countsExact()) overCounts.merge(path.getKey(), path.getValue().maxOverCount(), Long::sum);
+                if (!path.getValue().distinctExact()) estimated.add(path.getKey());
             }
         }
-        Map<String, Object> accuracy = new TreeMap<>();
+        Map<String, PathAccuracy> accuracy = new TreeMap<>();
         if (overCounts.isEmpty() && estimated.isEmpty()) return accuracy;
         for (String path : paths) {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("counts", overCounts.containsKey(path) ? "approximate" : "exact");
-            if (overCounts.containsKey(path)) fields.put("maxOverCount", overCounts.get(path));
-            fields.put("distinct", estimated.contains(path) ? "estimated" : "exact");
-            accuracy.put(path, fields);
+            accuracy.put(path, new PathAccuracy(overCounts.containsKey(path), overCounts.getOrDefault(path, 0L), estimated.contains(path)));
         }
         return accuracy;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static long plannedTotal(Map<String, Object> run) {
-        return run.get("planned") instanceof Map<?, ?> planned ? asLong(((Map<String, Object>) planned).get("total")) : 0;
     }
 
     private static long[] toArray(List<Long> values) {
@@ -251,13 +209,5 @@ public final class RunStatistics {
 
     static double round3(double d) {
         return Math.round(d * 1000) / 1000.0;
-    }
-
-    static long asLong(Object o) {
-        return o instanceof Number n ? n.longValue() : 0;
-    }
-
-    static double asDouble(Object o) {
-        return o instanceof Number n ? n.doubleValue() : 0;
     }
 }

@@ -1,9 +1,9 @@
 package batchpipe.aggregator.stats;
 
+import batchpipe.common.run.TaskRecord;
+
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Throughput over time: the run window cut into equal buckets (the smallest of 1, 2, 5, 10, 15, 30 s,
@@ -27,50 +27,34 @@ public final class Timeline {
         return days * 86_400;
     }
 
-    public static Map<String, Object> of(List<Map<String, Object>> tasks, long startMs, long endMs) {
-        Map<String, Object> timeline = new LinkedHashMap<>();
+    public static RunFigures.TimelineFigures of(List<TaskRecord> tasks, long startMs, long endMs) {
         long windowMs = Math.max(0, endMs - startMs);
         long width = bucketSeconds(windowMs);
-        timeline.put("start", startMs);
-        timeline.put("bucketSeconds", width);
-        timeline.put("rule", "a task counts in the bucket of its finishedAt; rates divide by the seconds the bucket covers");
-        if (tasks.isEmpty()) {
-            timeline.put("buckets", List.of());
-            return timeline;
-        }
+        String rule = "a task counts in the bucket of its finishedAt; rates divide by the seconds the bucket covers";
+        if (tasks.isEmpty()) return new RunFigures.TimelineFigures(startMs, width, rule, List.of());
         int n = (int) Math.max(1, ceilDiv(windowMs, width * 1000));
         long[] count = new long[n], scan = new long[n], hash = new long[n], events = new long[n], bytes = new long[n], hashes = new long[n];
-        for (Map<String, Object> t : tasks) {
-            long offset = RunStatistics.asLong(t.get("finishedAt")) - startMs;
+        for (TaskRecord t : tasks) {
+            long offset = t.finishedAt() - startMs;
             int i = (int) Math.min(n - 1, Math.max(0, Math.floorDiv(offset, width * 1000)));
             count[i]++;
-            if ("scan".equals(t.get("kind"))) scan[i]++;
-            if ("hash".equals(t.get("kind"))) hash[i]++;
-            events[i] += RunStatistics.asLong(t.get("events"));
-            bytes[i] += RunStatistics.asLong(t.get("bytes"));
-            hashes[i] += RunStatistics.asLong(t.get("hashes"));
+            if ("scan".equals(t.kind())) scan[i]++;
+            if ("hash".equals(t.kind())) hash[i]++;
+            if (t.scan() != null) {
+                events[i] += t.scan().events();
+                bytes[i] += t.scan().bytes();
+            }
+            if (t.hash() != null) hashes[i] += t.hash().hashes();
         }
-        List<Map<String, Object>> buckets = new ArrayList<>();
+        List<RunFigures.Bucket> buckets = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long fromMs = i * width * 1000;
             double seconds = Math.max(0.001, Math.min(width * 1000, windowMs - fromMs) / 1000.0);
-            Map<String, Object> b = new LinkedHashMap<>();
-            b.put("fromSecond", i * width);
-            b.put("seconds", RunStatistics.round3(seconds));
-            b.put("tasks", count[i]);
-            b.put("scanTasks", scan[i]);
-            b.put("hashTasks", hash[i]);
-            b.put("events", events[i]);
-            b.put("bytes", bytes[i]);
-            b.put("hashes", hashes[i]);
-            b.put("tasksPerSecond", RunStatistics.round3(count[i] / seconds));
-            b.put("eventsPerSecond", RunStatistics.round3(events[i] / seconds));
-            b.put("uncompressedMBPerSecond", RunStatistics.round3(bytes[i] / 1e6 / seconds));
-            b.put("hashesPerSecond", RunStatistics.round3(hashes[i] / seconds));
-            buckets.add(b);
+            buckets.add(new RunFigures.Bucket(i * width, RunStatistics.round3(seconds), count[i], scan[i], hash[i], events[i], bytes[i],
+                    hashes[i], RunStatistics.round3(count[i] / seconds), RunStatistics.round3(events[i] / seconds),
+                    RunStatistics.round3(bytes[i] / 1e6 / seconds), RunStatistics.round3(hashes[i] / seconds)));
         }
-        timeline.put("buckets", buckets);
-        return timeline;
+        return new RunFigures.TimelineFigures(startMs, width, rule, buckets);
     }
 
     private static long ceilDiv(long a, long b) {

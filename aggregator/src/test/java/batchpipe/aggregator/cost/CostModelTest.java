@@ -1,5 +1,8 @@
 package batchpipe.aggregator.cost;
 
+import batchpipe.aggregator.JsonForm;
+import batchpipe.aggregator.TaskRecords;
+import batchpipe.common.run.TaskRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,7 +10,6 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * million requests. GB-s = billed ms x memory MB / 1,024,000.
  */
 class CostModelTest {
-    private static final UsageModel.Usage NO_OTHER_USAGE = new UsageModel.Usage(List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());
+    private static final UsageModel.Usage NO_OTHER_USAGE = new UsageModel.Usage(List.of(), List.of(), List.of(), List.of(), List.of(),
+            new UsageModel.Inputs(0, 0, 0, 0, 0, 0, 0, 0, 0));
 
     @TempDir
     Path dir;
@@ -27,14 +30,18 @@ class CostModelTest {
         return new BilledInvocation(requestId, "worker", architecture, memoryMb, billedMs, initMs, 1, BilledInvocation.FROM_REPORT_LINE);
     }
 
-    private static Map<String, Object> task(String kind, String architecture, long durationMs) {
-        Map<String, Object> t = new HashMap<>(Map.of("kind", kind, "architecture", architecture, "durationMs", durationMs));
-        return t;
+    private static TaskRecords.Builder taskOf(String kind, String architecture, long durationMs) {
+        return TaskRecords.task(kind + "-" + architecture + "-" + durationMs, kind).times(null, 0, durationMs).platform(architecture, 1024);
     }
 
-    private static Map<String, Object> cost(PriceTable prices, List<Map<String, Object>> tasks, List<BilledInvocation> invocations,
+    private static TaskRecord task(String kind, String architecture, long durationMs) {
+        return taskOf(kind, architecture, durationMs).build();
+    }
+
+    /** The cost as report.json holds it. */
+    private static Map<String, Object> cost(PriceTable prices, List<TaskRecord> tasks, List<BilledInvocation> invocations,
                                             CostAssumptions assumptions) {
-        return new CostModel(prices).compute(tasks, invocations, NO_OTHER_USAGE, assumptions);
+        return JsonForm.of(new CostModel(prices).compute(tasks, invocations, NO_OTHER_USAGE, assumptions));
     }
 
     private static Map<String, Object> cost(List<BilledInvocation> invocations) {
@@ -137,10 +144,8 @@ class CostModelTest {
     @Test
     void compute_perMillionTasksPerGbScannedAndPerThousandHashes() {
         // one x86 invocation: 0.0000168667 in all; the scan task took 300 ms of the 400 ms of task time
-        Map<String, Object> scan = task("scan", "x86_64", 300);
-        scan.put("bytes", 2_000_000_000L);
-        Map<String, Object> hash = task("hash", "x86_64", 100);
-        hash.put("hashes", 500L);
+        TaskRecord scan = taskOf("scan", "x86_64", 300).scanned(0, 0, 2_000_000_000L, 0).build();
+        TaskRecord hash = taskOf("hash", "x86_64", 100).hashed(500, 4).build();
 
         Map<String, Object> cost = cost(PriceTable.defaults(), List.of(scan, hash), List.of(invocation("r", "x86_64", 1024, 1_000, 0)),
                 CostAssumptions.defaults());
@@ -187,7 +192,7 @@ class CostModelTest {
     @Test
     void compute_measuresTheSpeedRatioInARunOnBothArchitectures() {
         // arm64 tasks: 900 + 1,100 ms (mean 1,000); x86_64 tasks: 1,200 + 1,300 ms (mean 1,250): ratio 0.8
-        List<Map<String, Object>> tasks = List.of(task("scan", "arm64", 900), task("scan", "arm64", 1_100),
+        List<TaskRecord> tasks = List.of(task("scan", "arm64", 900), task("scan", "arm64", 1_100),
                 task("scan", "x86_64", 1_200), task("scan", "x86_64", 1_300));
         List<BilledInvocation> invocations = List.of(invocation("a", "arm64", 1024, 2_000, 0), invocation("x", "x86_64", 1024, 2_500, 0));
 

@@ -1,25 +1,23 @@
 package batchpipe.aggregator.cost;
 
+import batchpipe.aggregator.TaskRecords;
+import batchpipe.common.run.TaskRecord;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class InvocationsTest {
 
-    private static Map<String, Object> task(String taskId, String requestId, long started, long finished, boolean cold, Long initMs) {
-        Map<String, Object> t = new HashMap<>(Map.of("taskId", taskId, "requestId", requestId, "startedAt", started, "finishedAt", finished,
-                "functionName", "worker", "architecture", "arm64", "memoryMb", 1769L, "coldStart", cold));
-        if (initMs != null) t.put("initMs", initMs);
-        return t;
+    private static TaskRecord task(String taskId, String requestId, long started, long finished, boolean cold, Long initMs) {
+        return TaskRecords.task(taskId, "scan").times(null, started, finished).invocation(requestId, "worker").platform("arm64", 1769)
+                .cold(cold, initMs).build();
     }
 
     @Test
     void of_withoutReportLinesMeasuresEachInvocationFromItsFirstStartToItsLastFinish() {
-        List<Map<String, Object>> tasks = List.of(
+        List<TaskRecord> tasks = List.of(
                 task("t1", "req-a", 1_000, 1_400, true, 350L),
                 task("t2", "req-a", 1_100, 1_900, true, 350L),
                 task("t3", "req-b", 5_000, 5_000, false, null));
@@ -35,7 +33,7 @@ class InvocationsTest {
 
     @Test
     void of_prefersTheReportLineAndAddsInvocationsThatWroteNoTask() {
-        List<Map<String, Object>> tasks = List.of(task("t1", "req-a", 1_000, 1_400, true, 350L));
+        List<TaskRecord> tasks = List.of(task("t1", "req-a", 1_000, 1_400, true, 350L));
         List<ReportLine> lines = List.of(
                 new ReportLine("req-a", "worker", "x86_64", 1769, 512.3, 513, 401.2),
                 new ReportLine("req-p", "producer", "x86_64", 1024, 80.0, 80, null));

@@ -1,41 +1,38 @@
 package batchpipe.aggregator.cost;
 
+import batchpipe.aggregator.TaskRecords;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class UsageModelTest {
     private static final PriceTable PRICES = PriceTable.defaults();
 
-    private static Map<String, Object> run(long planned, long plannedScan, int shards, String spec) {
-        Map<String, Object> run = new HashMap<>();
-        run.put("pk", "run#r1");
-        run.put("sk", "run");
-        run.put("planned", Map.of("total", planned, "scan", plannedScan, "hash", planned - plannedScan));
-        run.put("shards", (long) shards);
-        run.put("spec", spec);
-        run.put("status", "running");
-        return run;
+    private static RunRecord run(long planned, long plannedScan, int shards, String spec) {
+        return new RunRecord("r1", null, spec, new Planned(plannedScan, planned - plannedScan, planned), 0, 0, "running", shards,
+                null, null, List.of(), null, null);
     }
 
     /** {@code n} hash tasks hash-000001..., each with 4 hashes, spread over invocations of {@code perInvocation}. */
-    private static List<Map<String, Object>> hashTasks(int n, int perInvocation) {
-        List<Map<String, Object>> tasks = new ArrayList<>();
+    private static List<TaskRecord> hashTasks(int n, int perInvocation) {
+        return hashTasks(n, perInvocation, false);
+    }
+
+    /** ... the first of them on a cold start when {@code firstCold}. */
+    private static List<TaskRecord> hashTasks(int n, int perInvocation, boolean firstCold) {
+        List<TaskRecord> tasks = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
-            Map<String, Object> t = new HashMap<>();
-            t.put("taskId", String.format(Locale.ROOT, "hash-%06d", i));
-            t.put("kind", "hash");
-            t.put("finishedAt", 1_000L + i);
-            t.put("hashes", 4L);
-            t.put("functionName", "worker");
-            t.put("requestId", "req-" + ((i - 1) / perInvocation));
-            tasks.add(t);
+            TaskRecords.Builder t = TaskRecords.task(String.format(Locale.ROOT, "hash-%06d", i), "hash").times(null, 1_000L + i, 1_000L + i)
+                    .hashed(4, 4).invocation("req-" + ((i - 1) / perInvocation), "worker");
+            if (firstCold && i == 1) t.cold(true, 300L);
+            tasks.add(t.build());
         }
         return tasks;
     }
@@ -44,14 +41,14 @@ class UsageModelTest {
         return quantities.stream().filter(q -> q.item().startsWith(itemStart)).mapToLong(Quantity::count).findFirst().orElseThrow();
     }
 
-    private static UsageModel.Usage measure(Map<String, Object> run, List<Map<String, Object>> tasks, int messageBytes) {
+    private static UsageModel.Usage measure(RunRecord run, List<TaskRecord> tasks, int messageBytes) {
         CostAssumptions assumptions = new CostAssumptions(30, messageBytes, null);
         return UsageModel.measure(run, tasks, Invocations.of(tasks, List.of()), assumptions, PRICES);
     }
 
     @Test
     void measure_countsSqsRequestsPerBatchAndPer64KbChunk() {
-        List<Map<String, Object>> tasks = hashTasks(25, 10);   // invocations of 10, 10 and 5 tasks
+        List<TaskRecord> tasks = hashTasks(25, 10);   // invocations of 10, 10 and 5 tasks
 
         UsageModel.Usage small = measure(run(25, 0, 1, "{}"), tasks, 1_024);
         // 2 full batches of 10 x 1 KiB = 1 chunk each, a last batch of 5 = 1 chunk
@@ -76,9 +73,9 @@ class UsageModelTest {
 
     @Test
     void measure_countsDynamoDbWriteUnitsByItem() {
-        List<Map<String, Object>> tasks = hashTasks(3, 10);
-        Map<String, Object> run = run(3, 0, 1, "{}");
-        long taskUnits = tasks.stream().mapToLong(t -> Numbers.ceilDiv(ItemSize.of(t), 1024)).sum();
+        List<TaskRecord> tasks = hashTasks(3, 10);
+        RunRecord run = run(3, 0, 1, "{}");
+        long taskUnits = tasks.stream().mapToLong(t -> Numbers.ceilDiv(ItemSize.of(t.toItem()), 1024)).sum();
 
         UsageModel.Usage usage = measure(run, tasks, 1_024);
 
@@ -100,25 +97,24 @@ class UsageModelTest {
 
     @Test
     void measure_countsReadUnitsOfTheChecksTheInstancesAndTheAggregatorsQuery() {
-        List<Map<String, Object>> tasks = hashTasks(3, 10);
-        tasks.get(0).put("coldStart", true);
-        tasks.get(0).put("initMs", 300L);
-        Map<String, Object> run = run(3, 0, 1, "{}");
-        long taskBytes = tasks.stream().mapToLong(ItemSize::of).sum();
+        List<TaskRecord> tasks = hashTasks(3, 10, true);
+        RunRecord run = run(3, 0, 1, "{}");
+        long taskBytes = tasks.stream().mapToLong(t -> ItemSize.of(t.toItem())).sum();
 
         UsageModel.Usage usage = measure(run, tasks, 1_024);
 
         assertThat(count(usage.readUnits(), "task record checks")).isEqualTo(3);
         assertThat(count(usage.readUnits(), "run record reads")).isEqualTo(1);               // one cold worker instance
         assertThat(count(usage.readUnits(), "aggregator Query")).isEqualTo(1 + Numbers.ceilDiv(taskBytes, 4096));
-        assertThat(usage.inputs()).containsEntry("taskRecordBytes", taskBytes).containsEntry("workerColdStarts", 1L);
+        assertThat(usage.inputs().taskRecordBytes()).isEqualTo(taskBytes);
+        assertThat(usage.inputs().workerColdStarts()).isEqualTo(1L);
     }
 
     @Test
     void measure_countsOneGetPerScanTaskAndListPagesPerSource() {
-        List<Map<String, Object>> tasks = new ArrayList<>();
+        List<TaskRecord> tasks = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            tasks.add(new HashMap<>(Map.of("taskId", "scan-" + i, "kind", "scan", "finishedAt", 1L, "requestId", "r", "functionName", "w")));
+            tasks.add(TaskRecords.task("scan-" + i, "scan").times(null, 1, 1).invocation("r", "w").build());
         }
         String twoSources = "{\"scan\": [{\"bucket\": \"a\"}, {\"bucket\": \"b\"}]}";
 
@@ -132,11 +128,12 @@ class UsageModelTest {
 
     @Test
     void completeRunRecordBytes_isTheSameBeforeAndAfterTheAggregatorMarksTheRunComplete() {
-        Map<String, Object> running = run(3, 0, 1, "{}");
-        Map<String, Object> complete = new HashMap<>(running);
-        complete.put("status", "complete");
+        RunRecord running = run(3, 0, 1, "{}");
+        RunRecord complete = new RunRecord(running.runId(), running.label(), running.spec(), running.planned(), running.hashesPlanned(),
+                running.createdAt(), "complete", running.shards(), running.enqueued(), running.enqueueError(), running.completeShards(),
+                running.completionSentBy(), running.completionSentAt());
 
         assertThat(UsageModel.completeRunRecordBytes(running)).isEqualTo(UsageModel.completeRunRecordBytes(complete))
-                .isEqualTo(ItemSize.of(complete));
+                .isEqualTo(ItemSize.of(complete.toItem()));
     }
 }

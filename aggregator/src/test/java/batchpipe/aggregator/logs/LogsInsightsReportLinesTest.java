@@ -1,5 +1,7 @@
 package batchpipe.aggregator.logs;
 
+import batchpipe.aggregator.TaskRecords;
+import batchpipe.common.run.TaskRecord;
 import batchpipe.aggregator.ReportLineSource;
 import batchpipe.aggregator.cost.ReportLine;
 import org.junit.jupiter.api.BeforeEach;
@@ -94,16 +96,10 @@ class LogsInsightsReportLinesTest {
         return clock.now.plus(Duration.ofMinutes(2));
     }
 
-    private static Map<String, Object> task(String taskId, String requestId, String architecture, long startedAt, long finishedAt) {
-        Map<String, Object> task = new LinkedHashMap<>();
-        task.put("taskId", taskId);
-        task.put("requestId", requestId);
-        task.put("functionName", architecture.equals("arm64") ? "batchpipe-WorkerFunction" : "batchpipe-WorkerTwinFunction");
-        task.put("architecture", architecture);
-        task.put("memoryMb", 1769L);
-        task.put("startedAt", startedAt);
-        task.put("finishedAt", finishedAt);
-        return task;
+    private static TaskRecord task(String taskId, String requestId, String architecture, long startedAt, long finishedAt) {
+        return TaskRecords.task(taskId, "scan").times(null, startedAt, finishedAt)
+                .invocation(requestId, architecture.equals("arm64") ? "batchpipe-WorkerFunction" : "batchpipe-WorkerTwinFunction")
+                .platform(architecture, 1769).build();
     }
 
     private static List<ResultField> reportRow(String requestId, String duration, String billed, String init, String maxMemoryBytes) {
@@ -175,7 +171,7 @@ class LogsInsightsReportLinesTest {
                 complete(List.of(reportRow(A, "2001.37", "2002", "412.85", "412000000"), reportRow(B, "998.1", "999", null, "301000000"))))
                 .when(logs).getQueryResults(any(GetQueryResultsRequest.class));
 
-        ReportLineSource.Found found = reportLines.find(Map.of(),
+        ReportLineSource.Found found = reportLines.find(null,
                 List.of(task("t1", A, "arm64", T0, T0 + 1_500), task("t2", A, "arm64", T0 + 1_500, T0 + 1_900),
                         task("t3", B, "x86_64", T0 + 100, T0 + 900)), deadline());
 
@@ -194,7 +190,7 @@ class LogsInsightsReportLinesTest {
         startReturns("q1");
         doReturn(complete(List.of())).when(logs).getQueryResults(any(GetQueryResultsRequest.class));
 
-        reportLines.find(Map.of(), List.of(task("t1", A, "arm64", T0, T0 + 1_000), task("t2", B, "x86_64", T0 + 200, T0 + 4_000)), deadline());
+        reportLines.find(null, List.of(task("t1", A, "arm64", T0, T0 + 1_000), task("t2", B, "x86_64", T0 + 200, T0 + 4_000)), deadline());
 
         ArgumentCaptor<StartQueryRequest> sent = ArgumentCaptor.forClass(StartQueryRequest.class);
         verify(logs, atLeast(1)).startQuery(sent.capture());
@@ -240,7 +236,7 @@ class LogsInsightsReportLinesTest {
 
     @Test
     void find_looksUpManyRequestIdsInSeveralQueriesAFewAtATimeAndFindsThemAll() {
-        List<Map<String, Object>> tasks = new ArrayList<>();
+        List<TaskRecord> tasks = new ArrayList<>();
         for (int i = 0; i < 1_500; i++) {
             String id = new UUID(7, i).toString();
             indexed.put(id, reportRow(id, "100.5", "101", null, "200000000"));
@@ -248,7 +244,7 @@ class LogsInsightsReportLinesTest {
         }
         answerFromIndexedLines();
 
-        ReportLineSource.Found found = reportLines.find(Map.of(), tasks, deadline());
+        ReportLineSource.Found found = reportLines.find(null, tasks, deadline());
 
         assertThat(found.lines()).hasSize(1_500);
         int queries = LogsInsightsReportLines.chunks(new TreeSet<>(indexed.keySet())).size();
@@ -263,7 +259,7 @@ class LogsInsightsReportLinesTest {
         indexed.put(A, reportRow(A, "10", "10", null, "100000000"));
         answerFromIndexedLines();
 
-        ReportLineSource.Found found = reportLines.find(Map.of(),
+        ReportLineSource.Found found = reportLines.find(null,
                 List.of(task("t1", A, "arm64", T0, T0 + 10), task("t2", B, "arm64", T0, T0 + 10)), deadline());
 
         assertThat(found.lines()).extracting(ReportLine::requestId).containsExactly(A);
@@ -283,7 +279,7 @@ class LogsInsightsReportLinesTest {
         afterFirstResults = () -> indexed.put(B, reportRow(B, "20", "20", "300", "100000000"));
         answerFromIndexedLines();
 
-        ReportLineSource.Found found = reportLines.find(Map.of(),
+        ReportLineSource.Found found = reportLines.find(null,
                 List.of(task("t1", A, "arm64", T0, T0 + 10), task("t2", B, "arm64", T0, T0 + 10)), deadline());
 
         assertThat(found.lines()).extracting(ReportLine::requestId).containsExactlyInAnyOrder(A, B);
@@ -295,7 +291,7 @@ class LogsInsightsReportLinesTest {
         startReturns("q1");
         doReturn(status(QueryStatus.RUNNING), status(QueryStatus.FAILED)).when(logs).getQueryResults(any(GetQueryResultsRequest.class));
 
-        ReportLineSource.Found found = reportLines.find(Map.of(), List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
+        ReportLineSource.Found found = reportLines.find(null, List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
 
         assertThat(found.lines()).isEmpty();
         assertThat(found.source()).startsWith("none: no worker REPORT line was found with CloudWatch Logs Insights")
@@ -310,7 +306,7 @@ class LogsInsightsReportLinesTest {
             startReturns("q1");
             doReturn(status(status)).when(logs).getQueryResults(any(GetQueryResultsRequest.class));
 
-            ReportLineSource.Found found = reportLines.find(Map.of(), List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
+            ReportLineSource.Found found = reportLines.find(null, List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
 
             assertThat(found.lines()).as(status.toString()).isEmpty();
             assertThat(found.source()).as(status.toString()).contains("ended with status " + status);
@@ -319,7 +315,7 @@ class LogsInsightsReportLinesTest {
 
     @Test
     void find_keepsWhatEarlierQueriesFoundWhenALaterOneFails() {
-        List<Map<String, Object>> tasks = new ArrayList<>();
+        List<TaskRecord> tasks = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
             String id = new UUID(9, i).toString();
             indexed.put(id, reportRow(id, "50", "50", null, "100000000"));
@@ -328,7 +324,7 @@ class LogsInsightsReportLinesTest {
         failing.add("q2");
         answerFromIndexedLines();
 
-        ReportLineSource.Found found = reportLines.find(Map.of(), tasks, deadline());
+        ReportLineSource.Found found = reportLines.find(null, tasks, deadline());
 
         assertThat(found.lines()).isNotEmpty().hasSizeLessThan(600);
         assertThat(found.source()).contains(found.lines().size() + " of 600 found").contains("ended with status Failed");
@@ -342,7 +338,7 @@ class LogsInsightsReportLinesTest {
                 .when(logs).startQuery(any(StartQueryRequest.class));
         doReturn(complete(List.of(reportRow(A, "10", "10", null, "100000000")))).when(logs).getQueryResults(any(GetQueryResultsRequest.class));
 
-        ReportLineSource.Found found = reportLines.find(Map.of(), List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
+        ReportLineSource.Found found = reportLines.find(null, List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
 
         assertThat(found.lines()).hasSize(1);
         verify(logs, times(3)).startQuery(any(StartQueryRequest.class));
@@ -356,7 +352,7 @@ class LogsInsightsReportLinesTest {
         doReturn(status(QueryStatus.RUNNING)).when(logs).getQueryResults(any(GetQueryResultsRequest.class));
         Instant deadline = clock.now.plusSeconds(20);
 
-        ReportLineSource.Found found = reportLines.find(Map.of(), List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline);
+        ReportLineSource.Found found = reportLines.find(null, List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline);
 
         assertThat(found.lines()).isEmpty();
         assertThat(found.source()).contains("because the aggregator's time for the look-up ran out with 1 query unfinished");
@@ -368,7 +364,7 @@ class LogsInsightsReportLinesTest {
         doThrow(SdkClientException.create("Unable to execute HTTP request: logs.us-east-1.amazonaws.com"))
                 .when(logs).startQuery(any(StartQueryRequest.class));
 
-        ReportLineSource.Found found = reportLines.find(Map.of(), List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
+        ReportLineSource.Found found = reportLines.find(null, List.of(task("t1", A, "arm64", T0, T0 + 10)), deadline());
 
         assertThat(found.lines()).isEmpty();
         assertThat(found.source()).contains("because CloudWatch Logs answered SdkClientException: Unable to execute HTTP request");
@@ -376,10 +372,9 @@ class LogsInsightsReportLinesTest {
 
     @Test
     void find_withoutRequestIds_queriesNothingAndSaysWhy() {
-        Map<String, Object> noRequestId = task("t1", A, "arm64", T0, T0 + 10);
-        noRequestId.remove("requestId");
+        TaskRecord noRequestId = task("t1", null, "arm64", T0, T0 + 10);
 
-        ReportLineSource.Found found = reportLines.find(Map.of(), List.of(noRequestId), deadline());
+        ReportLineSource.Found found = reportLines.find(null, List.of(noRequestId), deadline());
 
         assertThat(found.lines()).isEmpty();
         assertThat(found.source()).startsWith("none: no task record carries a worker request id");
@@ -391,7 +386,7 @@ class LogsInsightsReportLinesTest {
         indexed.put(A, reportRow(A, "10", "10", null, "100000000"));
         answerFromIndexedLines();
 
-        ReportLineSource.Found found = reportLines.find(Map.of(),
+        ReportLineSource.Found found = reportLines.find(null,
                 List.of(task("t1", A, "arm64", T0, T0 + 10), task("t2", "x\"] | display @message", "arm64", T0, T0 + 10)), deadline());
 
         ArgumentCaptor<StartQueryRequest> sent = ArgumentCaptor.forClass(StartQueryRequest.class);

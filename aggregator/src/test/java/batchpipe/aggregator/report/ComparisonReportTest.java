@@ -1,35 +1,45 @@
 package batchpipe.aggregator.report;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.common.run.TaskRecord;
 import batchpipe.common.json.Json;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ComparisonReportTest {
 
     /** Report A as read back from report.json, and B with every task twice as slow and a different label. */
-    private static Map<String, Object> a() {
-        return Json.parseObject(Json.write(ReportFixtures.report("x86 run").report()));
+    private static Report a() {
+        return Report.fromJson(Json.writePretty(ReportFixtures.report("x86 run").report()), "a/report.json");
     }
 
-    private static Map<String, Object> b() {
-        List<Map<String, Object>> slower = ReportFixtures.tasks().stream().map(t -> {
-            Map<String, Object> copy = new HashMap<>(t);
-            long started = (Long) t.get("startedAt");
-            long duration = (Long) t.get("durationMs") * 2;
-            copy.put("durationMs", duration);
-            copy.put("finishedAt", started + duration);
-            return copy;
+    private static Report b() {
+        List<TaskRecord> slower = ReportFixtures.tasks().stream().map(t -> {
+            long duration = t.durationMs() * 2;
+            return new TaskRecord(t.runId(), t.taskId(), t.kind(), t.status(), t.reason(), t.enqueuedAt(), t.startedAt(),
+                    t.startedAt() + duration, duration, t.attempt(), t.invocation(), t.writes(), t.scan(), t.hash(), t.recordedBy(),
+                    t.deadLetter());
         }).toList();
-        Map<String, Object> report = batchpipe.aggregator.RunReport.of("r2", ReportFixtures.run("arm run"), slower,
-                batchpipe.aggregator.cost.PriceTable.defaults(),
-                batchpipe.aggregator.ReportInputs.withoutReportLines(batchpipe.aggregator.cost.CostAssumptions.defaults())).report();
-        return Json.parseObject(Json.write(report));
+        Report report = RunReport.of("r2", ReportFixtures.run("arm run"), slower, PriceTable.defaults(),
+                ReportInputs.withoutReportLines(CostAssumptions.defaults())).report();
+        return Report.fromJson(Json.writePretty(report), "b/report.json");
+    }
+
+    /** {@code report} with another run id and label, as a report.json someone edited might say. */
+    private static Report relabelled(Report report, String runId, String label) {
+        RunFigures f = report.figures();
+        return new Report(new RunFigures(runId, label, f.planned(), f.status(), f.window(), f.overall(), f.byKind(), f.byPlatform(),
+                f.timeline(), f.distribution(), f.countBy(), f.countByAccuracy(), f.problems(), f.failureTolerance()), report.cost(),
+                report.inputs());
     }
 
     private static ComparisonReport.Row row(List<ComparisonReport.Row> rows, String metric) {
@@ -56,14 +66,14 @@ class ComparisonReportTest {
 
     @Test
     void rows_compareThroughputAndCost() {
-        Map<String, Object> a = a();
-        Map<String, Object> b = b();
+        Report a = a();
+        Report b = b();
 
         List<ComparisonReport.Row> rows = ComparisonReport.rows(a, b);
 
         ComparisonReport.Row total = row(rows, "total per run");
-        BigDecimal ta = (BigDecimal) ComparisonReport.get(a, "cost", "total");
-        BigDecimal tb = (BigDecimal) ComparisonReport.get(b, "cost", "total");
+        BigDecimal ta = a.cost().total();
+        BigDecimal tb = b.cost().total();
         assertThat(total.delta()).isEqualByComparingTo(tb.subtract(ta));
         assertThat(tb).isGreaterThan(ta);
         // the window grows from 3 s to 5 s: 3 tasks / 3 s = 1.0 against 3 / 5 s = 0.6
@@ -83,10 +93,8 @@ class ComparisonReportTest {
 
     @Test
     void markdown_escapesLabelsAndRunIdsFromTheReports() {
-        Map<String, Object> a = a();
-        Map<String, Object> b = b();
-        a.put("runId", "<script>x</script>");
-        b.put("label", "a\n| FORGED | 999 | [x](javascript:y)");
+        Report a = relabelled(a(), "<script>x</script>", "x86 run");
+        Report b = relabelled(b(), "r2", "a\n| FORGED | 999 | [x](javascript:y)");
 
         String md = ComparisonReport.markdown(a, b);
 

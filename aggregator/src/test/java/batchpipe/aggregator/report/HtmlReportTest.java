@@ -1,9 +1,9 @@
 package batchpipe.aggregator.report;
 
+import batchpipe.aggregator.Report;
 import batchpipe.common.json.Json;
 import org.junit.jupiter.api.Test;
 
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -48,7 +48,7 @@ class HtmlReportTest {
 
     @Test
     void render_showsTheTablesWithTheReportsOwnFigures() {
-        Map<String, Object> report = ReportFixtures.report("demo").report();
+        Report report = ReportFixtures.report("demo").report();
 
         String html = HtmlReport.render(report);
 
@@ -56,28 +56,26 @@ class HtmlReportTest {
                 "<table id=\"cost-by-architecture\"", "<table id=\"monthly\"");
         // task durations 500, 1,000 and 2,000 ms: p50 is 1,000
         assertThat(html).contains("<tr><td>all</td><td>taskDurationMs</td><td class=\"n\">3</td><td class=\"n\">1000</td>");
-        @SuppressWarnings("unchecked")
-        Object total = ((Map<String, Object>) report.get("cost")).get("total");
-        assertThat(html).contains(MarkdownReport.plain(total));
+        assertThat(html).contains(MarkdownReport.plain(report.cost().total()));
     }
 
     @Test
     void render_saysUnderACountByTableThatItsCountsAreApproximate() {
-        Map<String, Object> report = ReportFixtures.reportWithApproximateCounts().report();
+        Report report = ReportFixtures.reportWithApproximateCounts().report();
 
         String html = HtmlReport.render(report);
 
         assertThat(html).contains("<td>INFO</td><td class=\"n\">900</td></tr></table>\n<p class=\"note\">Counts approximate"
                 + " (heavy-hitters sketch): each may over-state by up to 1465 events; distinct values estimated.</p>\n");
-        assertThat(HtmlReport.render(Json.parseObject(Json.write(report)))).isEqualTo(html);
+        assertThat(HtmlReport.render(Report.fromJson(Json.write(report), "report.json"))).isEqualTo(html);
         assertThat(render()).doesNotContain("approximate", "estimated");
     }
 
     @Test
-    void render_readsAReportBackFromItsJson() {
-        Map<String, Object> report = ReportFixtures.report("demo").report();
+    void render_ofAReportReadBackFromItsJsonIsTheSamePage() {
+        Report report = ReportFixtures.report("demo").report();
 
-        assertThat(HtmlReport.render(Json.parseObject(Json.write(report)))).isEqualTo(HtmlReport.render(report));
+        assertThat(HtmlReport.render(Report.fromJson(Json.writePretty(report), "report.json"))).isEqualTo(HtmlReport.render(report));
     }
 
     private static int count(String text, String needle) {

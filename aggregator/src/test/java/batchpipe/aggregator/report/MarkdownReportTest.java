@@ -1,30 +1,37 @@
 package batchpipe.aggregator.report;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.TaskRecords;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskStatus;
 import batchpipe.aggregator.stats.RunStatistics;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MarkdownReportTest {
 
-    private static Map<String, Object> task(String taskId, String status, long started, long finished, long hashes, String reason) {
-        Map<String, Object> t = new HashMap<>(Map.of("taskId", taskId, "kind", "hash", "status", status,
-                "enqueuedAt", 0L, "startedAt", started, "finishedAt", finished, "durationMs", finished - started,
-                "hashes", hashes, "architecture", "arm64", "memoryMb", 1769L));
-        if (reason != null) t.put("reason", reason);
-        return t;
+    private static TaskRecords.Builder task(String taskId, TaskStatus status, long started, long finished, long hashes, String reason) {
+        return TaskRecords.task(taskId, "hash").status(status, reason).times(0L, started, finished).hashed(hashes, 4)
+                .platform("arm64", 1769);
+    }
+
+    private static RunRecord run(String label, String spec) {
+        return TaskRecords.run(label, 0, 0, 2, spec);
+    }
+
+    /** The figures alone, without a cost. */
+    private static Report report(RunRecord run, TaskRecords.Builder... tasks) {
+        return new Report(RunStatistics.compute("r1", run, Arrays.stream(tasks).map(TaskRecords.Builder::build).toList()), null, null);
     }
 
     private static String render() {
-        Map<String, Object> run = Map.of("label", "demo", "createdAt", 0L, "planned", Map.of("total", 2L));
-        Map<String, Object> report = RunStatistics.compute("r1", run, List.of(
-                task("hash-000001", "done", 0, 1_000, 10, null),
-                task("hash-000002", "rejected", 1_000, 2_000, 0, "bad | input")));
-        return MarkdownReport.render(report);
+        return MarkdownReport.render(report(run("demo", null),
+                task("hash-000001", TaskStatus.DONE, 0, 1_000, 10, null),
+                task("hash-000002", TaskStatus.REJECTED, 1_000, 2_000, 0, "bad | input")));
     }
 
     @Test
@@ -35,11 +42,9 @@ class MarkdownReportTest {
 
     @Test
     void render_saysWhetherTheRunStayedWithinItsToleratedFailurePercent() {
-        Map<String, Object> run = Map.of("label", "demo", "createdAt", 0L, "planned", Map.of("total", 2L),
-                "spec", "{\"toleratedFailurePercent\":40}");
-        Map<String, Object> report = RunStatistics.compute("r1", run, List.of(
-                task("hash-000001", "done", 0, 1_000, 10, null),
-                task("hash-000002", "rejected", 1_000, 2_000, 0, "bad input")));
+        Report report = report(run("demo", "{\"toleratedFailurePercent\":40}"),
+                task("hash-000001", TaskStatus.DONE, 0, 1_000, 10, null),
+                task("hash-000002", TaskStatus.REJECTED, 1_000, 2_000, 0, "bad input"));
 
         assertThat(MarkdownReport.render(report))
                 .contains("Failures: 1 of 2 planned tasks (50.0%, failed or rejected); tolerated 40%: **tolerance exceeded**.\n\n");
@@ -98,11 +103,10 @@ class MarkdownReportTest {
 
     @Test
     void render_escapesHostileCountByValuesLabelsAndReasonsSoEachStaysInItsCell() {
-        Map<String, Object> run = Map.of("label", "<b>x</b> [y](javascript:z)", "createdAt", 0L, "planned", Map.of("total", 2L));
-        Map<String, Object> done = task("hash-000001", "done", 0, 1_000, 10, null);
-        done.put("countBy", Map.of("msg", Map.of("a\n| FORGED | 999 |", 5L, "<script>alert(1)</script>", 1L)));
-        Map<String, Object> report = RunStatistics.compute("r1", run, List.of(done,
-                task("hash-000002", "failed", 1_000, 2_000, 0, "*boom* <img src=x onerror=alert(1)>")));
+        TaskRecords.Builder done = task("hash-000001", TaskStatus.DONE, 0, 1_000, 10, null)
+                .countBy("msg", Map.of("a\n| FORGED | 999 |", 5L, "<script>alert(1)</script>", 1L));
+        Report report = report(run("<b>x</b> [y](javascript:z)", null), done,
+                task("hash-000002", TaskStatus.FAILED, 1_000, 2_000, 0, "*boom* <img src=x onerror=alert(1)>"));
 
         String md = MarkdownReport.render(report);
 

@@ -1,12 +1,14 @@
 package batchpipe.aggregator.report;
 
 import batchpipe.aggregator.cost.ItemSize;
+import batchpipe.common.run.DeadLetter;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,21 +18,22 @@ class TasksCsvTest {
 
     @Test
     void columns_putTheKnownFieldsFirstThenOthersSortedThenItemBytesAndLeaveTheKeysOut() {
-        Map<String, Object> t = new HashMap<>(ReportFixtures.tasks().get(0));
-        t.put("zeta", 1L);
-        t.put("alpha", 2L);
+        TaskRecord t = ReportFixtures.tasks().get(0);
+        TaskRecord deadLettered = new TaskRecord(t.runId(), "dead", "unknown", TaskStatus.FAILED, "dead-lettered", null, 5, 5, 0, null,
+                null, null, null, null, "dead-letter recorder", new DeadLetter(5, 3));
 
-        List<String> columns = TasksCsv.columns(List.of(t));
+        List<String> columns = TasksCsv.columns(List.of(t, deadLettered));
 
         assertThat(columns).startsWith("runId", "taskId", "kind", "status", "reason", "enqueuedAt", "startedAt", "finishedAt", "durationMs")
-                .endsWith("hashes", "cost", "alpha", "zeta", "itemBytes")
+                .endsWith("hashes", "cost", "deadLetterReceives", "deadLetteredAt", "recordedBy", "itemBytes")
                 .doesNotContain("pk", "sk");
+        assertThat(TasksCsv.columns(List.of(t))).endsWith("hashes", "cost", "itemBytes");
         assertThat(columns.subList(0, TasksCsv.KNOWN_COLUMNS.size())).isEqualTo(TasksCsv.KNOWN_COLUMNS);
     }
 
     @Test
     void render_writesOneRowPerTaskWithEveryRecordedValue() {
-        List<Map<String, Object>> tasks = ReportFixtures.tasks();
+        List<TaskRecord> tasks = ReportFixtures.tasks();
 
         String[] lines = TasksCsv.render(tasks).split("\r\n");
 
@@ -46,7 +49,7 @@ class TasksCsvTest {
         assertThat(hash[columns.indexOf("coldStart")]).isEqualTo("false");
         assertThat(hash[columns.indexOf("initMs")]).isEmpty();
         assertThat(hash[columns.indexOf("hashes")]).isEqualTo("10");
-        assertThat(hash[columns.indexOf("itemBytes")]).isEqualTo(Long.toString(ItemSize.of(tasks.get(2))));
+        assertThat(hash[columns.indexOf("itemBytes")]).isEqualTo(Long.toString(ItemSize.of(tasks.get(2).toItem())));
     }
 
     @Test
@@ -85,9 +88,9 @@ class TasksCsvTest {
 
     @Test
     void render_prefixesAFormulaInAnyTextColumnButNotInNumberColumns() {
-        Map<String, Object> t = new HashMap<>(ReportFixtures.tasks().get(2));
-        t.put("reason", "=HYPERLINK(\"http://x\",\"y\")");
-        t.put("clockSkewMs", -5L);
+        // a task whose clock ran backwards: finished 5 ms before it started
+        TaskRecord t = ReportFixtures.task("hash-000001", "hash", "req-2", 2_000, 1_995)
+                .status(TaskStatus.FAILED, "=HYPERLINK(\"http://x\",\"y\")").build();
 
         String[] lines = TasksCsv.render(List.of(t)).split("\r\n");
 

@@ -1,14 +1,13 @@
 package batchpipe.aggregator.stats;
 
+import batchpipe.common.json.Json;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Map;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.entry;
 
 class PercentilesTest {
 
@@ -101,41 +100,40 @@ class PercentilesTest {
 
     @Test
     void summarize_ofNoValuesHasOnlyAZeroCount() {
-        assertThat(Percentiles.summarize(new long[0])).containsExactly(entry("count", 0));
+        Percentiles.Summary none = Percentiles.summarize(new long[0]);
+
+        assertThat(none).isEqualTo(new Percentiles.Summary(0, List.of(), null, null));
+        assertThat(none.p50()).isNull();
+        assertThat(Json.write(none)).isEqualTo("{\"count\":0}");
     }
 
     @Test
     void summarize_givesCountPercentilesMaxAndMeanInOrder() {
         long[] values = {500, 2000, 1000, 2000};
 
-        Map<String, Object> summary = Percentiles.summarize(values);
+        Percentiles.Summary summary = Percentiles.summarize(values);
 
-        assertThat(summary).containsExactly(
-                entry("count", 4),
-                entry("p50", 1000L),
-                entry("p90", 2000L),
-                entry("p95", 2000L),
-                entry("p99", 2000L),
-                entry("p99.9", 2000L),
-                entry("max", 2000L),
-                entry("mean", 1375.0));
+        assertThat(summary).isEqualTo(new Percentiles.Summary(4, List.of(1000L, 2000L, 2000L, 2000L, 2000L), 2000L, 1375.0));
+        assertThat(Json.write(summary))
+                .isEqualTo("{\"count\":4,\"p50\":1000,\"p90\":2000,\"p95\":2000,\"p99\":2000,\"p99.9\":2000,\"max\":2000,\"mean\":1375}");
         assertThat(values).containsExactly(500, 2000, 1000, 2000);
     }
 
     @Test
     void summarize_roundsTheMeanToOneDecimal() {
-        assertThat(Percentiles.summarize(new long[]{1, 1, 2})).containsEntry("mean", 1.3);   // 1.333...
-        assertThat(Percentiles.summarize(new long[]{1, 2, 2})).containsEntry("mean", 1.7);   // 1.666...
-        assertThat(Percentiles.summarize(new long[]{1, 2})).containsEntry("mean", 1.5);
+        assertThat(Percentiles.summarize(new long[]{1, 1, 2}).mean()).isEqualTo(1.3);   // 1.333...
+        assertThat(Percentiles.summarize(new long[]{1, 2, 2}).mean()).isEqualTo(1.7);   // 1.666...
+        assertThat(Percentiles.summarize(new long[]{1, 2}).mean()).isEqualTo(1.5);
     }
 
     @Test
     void summarize_ofOneToOneThousand() {
-        Map<String, Object> summary = Percentiles.summarize(oneTo(1000));
+        Percentiles.Summary summary = Percentiles.summarize(oneTo(1000));
 
-        assertThat(summary).containsEntry("p50", 500L).containsEntry("p90", 900L).containsEntry("p95", 950L)
-                .containsEntry("p99", 990L).containsEntry("p99.9", 999L).containsEntry("max", 1000L)
-                .containsEntry("mean", 500.5);
+        assertThat(summary.reported()).containsExactly(500L, 900L, 950L, 990L, 999L);
+        assertThat(summary.at("p99.9")).isEqualTo(999L);
+        assertThat(summary.max()).isEqualTo(1000L);
+        assertThat(summary.mean()).isEqualTo(500.5);
     }
 
     @Test

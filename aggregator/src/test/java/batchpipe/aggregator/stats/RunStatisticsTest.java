@@ -1,13 +1,18 @@
 package batchpipe.aggregator.stats;
 
+import batchpipe.aggregator.TaskRecords;
+import batchpipe.common.json.Json;
+import batchpipe.common.run.CountAccuracy;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.entry;
 
 /**
  * Four hand-made task records in a run created at t = 1,000 ms and finished at t = 5,000 ms:
@@ -22,296 +27,288 @@ import static org.assertj.core.api.Assertions.entry;
  */
 class RunStatisticsTest {
 
-    private static Map<String, Object> task(String taskId, String kind, String status, long started, long finished,
-                                            String architecture, long memoryMb, boolean cold, long calls, double msTotal, double msMax) {
-        Map<String, Object> t = new HashMap<>();
-        t.put("taskId", taskId);
-        t.put("kind", kind);
-        t.put("status", status);
-        t.put("enqueuedAt", 1_000L);
-        t.put("startedAt", started);
-        t.put("finishedAt", finished);
-        t.put("durationMs", finished - started);
-        t.put("architecture", architecture);
-        t.put("memoryMb", memoryMb);
-        t.put("coldStart", cold);
-        t.put("ddbWriteCalls", calls);
-        t.put("ddbWriteMsTotal", msTotal);
-        t.put("ddbWriteMsMax", msMax);
-        return t;
+    private static TaskRecords.Builder task(String taskId, String kind, TaskStatus status, long started, long finished,
+                                            String architecture, int memoryMb, boolean cold, long calls, double msTotal, double msMax) {
+        return TaskRecords.task(taskId, kind).status(status, null).times(1_000L, started, finished).platform(architecture, memoryMb)
+                .cold(cold, null).writes(calls, msTotal, msMax);
     }
 
-    private static List<Map<String, Object>> tasks() {
-        return new java.util.ArrayList<>(fourTasks());
+    private static TaskRecords.Builder[] builders() {
+        return new TaskRecords.Builder[]{
+                task("scan-a", "scan", TaskStatus.DONE, 1_200, 1_700, "arm64", 1024, true, 1, 4.0, 4.0).cold(true, 300L)
+                        .scanned(100, 2, 2_000_000, 500_000).countBy("level", Map.of("INFO", 60L, "ERROR", 40L)),
+                task("scan-b", "scan", TaskStatus.DONE, 1_500, 2_500, "arm64", 1024, false, 1, 6.0, 6.0)
+                        .scanned(50, 0, 1_000_000, 250_000).countBy("level", Map.of("INFO", 30L, "WARN", 20L))
+                        .countBy("status", Map.of("200", 50L)),
+                task("hash-000001", "hash", TaskStatus.DONE, 2_000, 4_000, "x86_64", 2048, true, 2, 10.0, 8.0).cold(true, 500L)
+                        .hashed(10, 4),
+                task("hash-000002", "hash", TaskStatus.FAILED, 3_000, 5_000, "x86_64", 2048, false, 1, 2.0, 2.0)
+                        .status(TaskStatus.FAILED, "IllegalStateException: throttled")};
     }
 
-    private static List<Map<String, Object>> fourTasks() {
-        Map<String, Object> scanA = task("scan-a", "scan", "done", 1_200, 1_700, "arm64", 1024, true, 1, 4.0, 4.0);
-        scanA.put("initMs", 300L);
-        scanA.put("events", 100L);
-        scanA.put("malformed", 2L);
-        scanA.put("bytes", 2_000_000L);
-        scanA.put("compressedBytes", 500_000L);
-        scanA.put("countBy", Map.of("level", Map.of("INFO", 60L, "ERROR", 40L)));
-        Map<String, Object> scanB = task("scan-b", "scan", "done", 1_500, 2_500, "arm64", 1024, false, 1, 6.0, 6.0);
-        scanB.put("events", 50L);
-        scanB.put("bytes", 1_000_000L);
-        scanB.put("compressedBytes", 250_000L);
-        scanB.put("countBy", Map.of("level", Map.of("INFO", 30L, "WARN", 20L), "status", Map.of("200", 50L)));
-        Map<String, Object> hash1 = task("hash-000001", "hash", "done", 2_000, 4_000, "x86_64", 2048, true, 2, 10.0, 8.0);
-        hash1.put("initMs", 500L);
-        hash1.put("hashes", 10L);
-        Map<String, Object> hash2 = task("hash-000002", "hash", "failed", 3_000, 5_000, "x86_64", 2048, false, 1, 2.0, 2.0);
-        hash2.put("reason", "IllegalStateException: throttled");
-        return List.of(scanA, scanB, hash1, hash2);
+    private static List<TaskRecord> tasks() {
+        return Arrays.stream(builders()).map(TaskRecords.Builder::build).toList();
     }
 
-    private static Map<String, Object> run(long total) {
-        return Map.of("label", "demo", "createdAt", 1_000L, "planned", Map.of("scan", 2L, "hash", 2L, "total", total));
+    private static RunRecord run(long total) {
+        return TaskRecords.run("demo", 1_000, 2, total - 2, null);
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Map<String, Object> parent, String... path) {
-        Map<String, Object> m = parent;
-        for (String key : path) m = (Map<String, Object>) m.get(key);
-        return m;
+    private static RunRecord run(long total, String spec) {
+        return TaskRecords.run("demo", 1_000, 2, total - 2, spec);
     }
+
+    private static Percentiles.Summary summary(int count, long p50, long p90, long p95, long p99, long p999, long max, double mean) {
+        return new Percentiles.Summary(count, List.of(p50, p90, p95, p99, p999), max, mean);
+    }
+
+    private static final Percentiles.Summary NONE = new Percentiles.Summary(0, List.of(), null, null);
 
     @Test
     void compute_measuresTheWindowFromRunCreationToTheLastFinish() {
-        Map<String, Object> report = RunStatistics.compute("r1", run(4), tasks());
+        RunFigures report = RunStatistics.compute("r1", run(4), tasks());
 
-        assertThat(report).containsEntry("runId", "r1").containsEntry("label", "demo").containsEntry("status", "complete")
-                .containsEntry("planned", Map.of("scan", 2L, "hash", 2L, "total", 4L));
-        assertThat(map(report, "window")).containsExactly(
-                entry("start", 1_000L), entry("end", 5_000L), entry("seconds", 4.0),
-                entry("definition", "last finishedAt - run createdAt"));
+        assertThat(report.runId()).isEqualTo("r1");
+        assertThat(report.label()).isEqualTo("demo");
+        assertThat(report.status()).isEqualTo("complete");
+        assertThat(report.planned()).isEqualTo(new RunFigures.PlannedTasks(2L, 2L, 4));
+        assertThat(report.window()).isEqualTo(new RunFigures.Window(1_000, 5_000, 4.0, "last finishedAt - run createdAt"));
     }
 
     @Test
     void compute_throughputIsTotalsOverTheWindow() {
-        Map<String, Object> overall = map(RunStatistics.compute("r1", run(4), tasks()), "overall");
+        RunFigures.Group overall = RunStatistics.compute("r1", run(4), tasks()).overall();
 
-        assertThat(overall).containsEntry("tasks", 4).containsEntry("byStatus", Map.of("done", 3L, "failed", 1L));
-        assertThat(map(overall, "totals")).containsExactly(entry("events", 150L), entry("malformed", 2L),
-                entry("bytes", 3_000_000L), entry("compressedBytes", 750_000L), entry("hashes", 10L));
+        assertThat(overall.tasks()).isEqualTo(4);
+        assertThat(overall.byStatus()).isEqualTo(Map.of("done", 3L, "failed", 1L));
+        assertThat(overall.totals()).isEqualTo(new RunFigures.Totals(150, 2, 3_000_000, 750_000, 10));
         // 4 tasks, 150 events, 3 MB and 10 hashes over 4 s
-        assertThat(map(overall, "throughput")).containsExactly(entry("tasksPerSecond", 1.0), entry("eventsPerSecond", 37.5),
-                entry("uncompressedMBPerSecond", 0.75), entry("hashesPerSecond", 2.5));
+        assertThat(overall.throughput()).isEqualTo(new RunFigures.Throughput(1.0, 37.5, 0.75, 2.5));
     }
 
     @Test
     void compute_latenciesOfDurationQueueWaitAndEndToEnd() {
-        Map<String, Object> latency = map(RunStatistics.compute("r1", run(4), tasks()), "overall", "latency");
+        RunFigures.Latency latency = RunStatistics.compute("r1", run(4), tasks()).overall().latency();
 
-        assertThat(map(latency, "taskDurationMs")).containsExactly(entry("count", 4), entry("p50", 1000L), entry("p90", 2000L),
-                entry("p95", 2000L), entry("p99", 2000L), entry("p99.9", 2000L), entry("max", 2000L), entry("mean", 1375.0));
+        assertThat(latency.taskDurationMs()).isEqualTo(summary(4, 1000, 2000, 2000, 2000, 2000, 2000, 1375.0));
         // startedAt - enqueuedAt: 200, 500, 1000, 2000
-        assertThat(map(latency, "queueWaitMs")).containsExactly(entry("count", 4), entry("p50", 500L), entry("p90", 2000L),
-                entry("p95", 2000L), entry("p99", 2000L), entry("p99.9", 2000L), entry("max", 2000L), entry("mean", 925.0));
+        assertThat(latency.queueWaitMs()).isEqualTo(summary(4, 500, 2000, 2000, 2000, 2000, 2000, 925.0));
         // finishedAt - enqueuedAt: 700, 1500, 3000, 4000
-        assertThat(map(latency, "endToEndMs")).containsExactly(entry("count", 4), entry("p50", 1500L), entry("p90", 4000L),
-                entry("p95", 4000L), entry("p99", 4000L), entry("p99.9", 4000L), entry("max", 4000L), entry("mean", 2300.0));
+        assertThat(latency.endToEndMs()).isEqualTo(summary(4, 1500, 4000, 4000, 4000, 4000, 4000, 2300.0));
     }
 
     @Test
     void compute_coldStartsAndDynamoDbWrites() {
-        Map<String, Object> overall = map(RunStatistics.compute("r1", run(4), tasks()), "overall");
+        RunFigures.Group overall = RunStatistics.compute("r1", run(4), tasks()).overall();
 
-        assertThat(map(overall, "coldStarts")).containsEntry("tasks", 2L).containsEntry("share", 0.5);
-        assertThat(map(overall, "coldStarts", "initMs")).containsEntry("count", 2).containsEntry("p50", 300L)
-                .containsEntry("max", 500L).containsEntry("mean", 400.0);
+        assertThat(overall.coldStarts().tasks()).isEqualTo(2);
+        assertThat(overall.coldStarts().share()).isEqualTo(0.5);
+        assertThat(overall.coldStarts().initMs()).isEqualTo(summary(2, 300, 500, 500, 500, 500, 500, 400.0));
         // 5 calls taking 22 ms in all; the slowest took 8 ms
-        assertThat(map(overall, "dynamoDb")).containsExactly(entry("writeCalls", 5L), entry("writeCallsPerTask", 1.25),
-                entry("meanWriteMs", 4.4), entry("slowestWriteMs", 8.0));
+        assertThat(overall.dynamoDb()).isEqualTo(new RunFigures.DynamoDbWrites(5, 1.25, 4.4, 8.0));
     }
 
     @Test
     void compute_groupsByKindOverTheWholeRunWindow() {
-        Map<String, Object> byKind = map(RunStatistics.compute("r1", run(4), tasks()), "byKind");
+        Map<String, RunFigures.Group> byKind = RunStatistics.compute("r1", run(4), tasks()).byKind();
 
         assertThat(byKind).containsOnlyKeys("hash", "scan");
-        Map<String, Object> scan = map(byKind, "scan");
-        assertThat(scan).containsEntry("tasks", 2).containsEntry("byStatus", Map.of("done", 2L));
-        assertThat(map(scan, "throughput")).containsExactly(entry("tasksPerSecond", 0.5), entry("eventsPerSecond", 37.5),
-                entry("uncompressedMBPerSecond", 0.75), entry("hashesPerSecond", 0.0));
-        assertThat(map(scan, "latency", "taskDurationMs")).containsEntry("p50", 500L).containsEntry("p90", 1000L)
-                .containsEntry("mean", 750.0);
-        assertThat(map(scan, "latency", "queueWaitMs")).containsEntry("p50", 200L).containsEntry("max", 500L);
-        Map<String, Object> hash = map(byKind, "hash");
-        assertThat(hash).containsEntry("tasks", 2).containsEntry("byStatus", Map.of("done", 1L, "failed", 1L));
-        assertThat(map(hash, "throughput")).containsEntry("tasksPerSecond", 0.5).containsEntry("hashesPerSecond", 2.5);
-        assertThat(map(hash, "latency", "queueWaitMs")).containsEntry("p50", 1000L).containsEntry("p90", 2000L)
-                .containsEntry("mean", 1500.0);
-        assertThat(map(hash, "latency", "endToEndMs")).containsEntry("p50", 3000L).containsEntry("max", 4000L);
+        RunFigures.Group scan = byKind.get("scan");
+        assertThat(scan.tasks()).isEqualTo(2);
+        assertThat(scan.byStatus()).isEqualTo(Map.of("done", 2L));
+        assertThat(scan.throughput()).isEqualTo(new RunFigures.Throughput(0.5, 37.5, 0.75, 0.0));
+        assertThat(scan.latency().taskDurationMs().p50()).isEqualTo(500L);
+        assertThat(scan.latency().taskDurationMs().at("p90")).isEqualTo(1000L);
+        assertThat(scan.latency().taskDurationMs().mean()).isEqualTo(750.0);
+        assertThat(scan.latency().queueWaitMs().p50()).isEqualTo(200L);
+        assertThat(scan.latency().queueWaitMs().max()).isEqualTo(500L);
+        RunFigures.Group hash = byKind.get("hash");
+        assertThat(hash.tasks()).isEqualTo(2);
+        assertThat(hash.byStatus()).isEqualTo(Map.of("done", 1L, "failed", 1L));
+        assertThat(hash.throughput().tasksPerSecond()).isEqualTo(0.5);
+        assertThat(hash.throughput().hashesPerSecond()).isEqualTo(2.5);
+        assertThat(hash.latency().queueWaitMs().p50()).isEqualTo(1000L);
+        assertThat(hash.latency().queueWaitMs().at("p90")).isEqualTo(2000L);
+        assertThat(hash.latency().queueWaitMs().mean()).isEqualTo(1500.0);
+        assertThat(hash.latency().endToEndMs().p50()).isEqualTo(3000L);
+        assertThat(hash.latency().endToEndMs().max()).isEqualTo(4000L);
     }
 
     @Test
     void compute_groupsByArchitectureAndMemory() {
-        Map<String, Object> byPlatform = map(RunStatistics.compute("r1", run(4), tasks()), "byPlatform");
+        Map<String, RunFigures.Group> byPlatform = RunStatistics.compute("r1", run(4), tasks()).byPlatform();
 
         assertThat(byPlatform.keySet()).containsExactly("arm64/1024MB", "x86_64/2048MB");
-        assertThat(map(byPlatform, "arm64/1024MB")).containsEntry("tasks", 2);
-        assertThat(map(byPlatform, "arm64/1024MB", "totals")).containsEntry("events", 150L).containsEntry("hashes", 0L);
-        assertThat(map(byPlatform, "arm64/1024MB", "coldStarts")).containsEntry("tasks", 1L).containsEntry("share", 0.5);
-        assertThat(map(byPlatform, "x86_64/2048MB", "totals")).containsEntry("hashes", 10L).containsEntry("events", 0L);
-        assertThat(map(byPlatform, "x86_64/2048MB", "dynamoDb")).containsEntry("writeCalls", 3L)
-                .containsEntry("meanWriteMs", 4.0).containsEntry("slowestWriteMs", 8.0);
+        RunFigures.Group arm = byPlatform.get("arm64/1024MB");
+        assertThat(arm.tasks()).isEqualTo(2);
+        assertThat(arm.totals().events()).isEqualTo(150);
+        assertThat(arm.totals().hashes()).isZero();
+        assertThat(arm.coldStarts().tasks()).isEqualTo(1);
+        assertThat(arm.coldStarts().share()).isEqualTo(0.5);
+        RunFigures.Group x86 = byPlatform.get("x86_64/2048MB");
+        assertThat(x86.totals().hashes()).isEqualTo(10);
+        assertThat(x86.totals().events()).isZero();
+        assertThat(x86.dynamoDb().writeCalls()).isEqualTo(3);
+        assertThat(x86.dynamoDb().meanWriteMs()).isEqualTo(4.0);
+        assertThat(x86.dynamoDb().slowestWriteMs()).isEqualTo(8.0);
     }
 
     @Test
     void compute_groupsTasksWithoutPlatformFactsAsUnknown() {
-        Map<String, Object> bare = new HashMap<>(Map.of("taskId", "t", "kind", "scan", "status", "rejected",
-                "startedAt", 10L, "finishedAt", 20L, "durationMs", 10L));
+        TaskRecord bare = TaskRecords.task("t", "scan").status(TaskStatus.REJECTED, null).times(null, 10, 20).build();
 
-        Map<String, Object> report = RunStatistics.compute("r1", null, List.of(bare));
+        RunFigures report = RunStatistics.compute("r1", null, List.of(bare));
 
-        assertThat(map(report, "byPlatform").keySet()).containsExactly("unknown/?MB");
+        assertThat(report.byPlatform().keySet()).containsExactly("unknown/?MB");
         // no enqueuedAt: no queue wait and no end-to-end time
-        assertThat(map(report, "overall", "latency", "queueWaitMs")).containsExactly(entry("count", 0));
-        assertThat(map(report, "overall", "latency", "endToEndMs")).containsExactly(entry("count", 0));
+        assertThat(report.overall().latency().queueWaitMs()).isEqualTo(NONE);
+        assertThat(report.overall().latency().endToEndMs()).isEqualTo(NONE);
     }
 
     @Test
     void compute_mergesCountByOfAllTasks() {
-        Map<String, Object> report = RunStatistics.compute("r1", run(4), tasks());
+        RunFigures report = RunStatistics.compute("r1", run(4), tasks());
 
-        assertThat(report.get("countBy")).isEqualTo(Map.of(
+        assertThat(report.countBy()).isEqualTo(Map.of(
                 "level", Map.of("ERROR", 40L, "INFO", 90L, "WARN", 20L),
                 "status", Map.of("200", 50L)));
     }
 
     @Test
     void compute_addsNoCountByAccuracyWhenEveryTaskCountedExactly() {
-        assertThat(RunStatistics.compute("r1", run(4), tasks())).doesNotContainKey("countByAccuracy");
+        RunFigures report = RunStatistics.compute("r1", run(4), tasks());
+
+        assertThat(report.countByAccuracy()).isEmpty();
+        assertThat(Json.write(report.toJson())).doesNotContain("countByAccuracy");
     }
 
     @Test
     void compute_saysWhichCountByPathsAreApproximateAndAddsTheTasksOverCounts() {
-        List<Map<String, Object>> tasks = tasks();
-        tasks.get(0).put("countByAccuracy", Map.of(
-                "level", Map.of("counts", "approximate", "maxOverCount", 12L, "distinct", "estimated")));
-        tasks.get(1).put("countByAccuracy", Map.of(
-                "level", Map.of("counts", "approximate", "maxOverCount", 30L, "distinct", "estimated"),
-                "status", Map.of("counts", "exact", "distinct", "exact")));
+        TaskRecords.Builder[] builders = builders();
+        builders[0].countByAccuracy("level", new CountAccuracy(false, 12, false));
+        builders[1].countByAccuracy("level", new CountAccuracy(false, 30, false)).countByAccuracy("status", CountAccuracy.EXACT);
+        List<TaskRecord> tasks = Arrays.stream(builders).map(TaskRecords.Builder::build).toList();
 
-        Map<String, Object> report = RunStatistics.compute("r1", run(4), tasks);
+        RunFigures report = RunStatistics.compute("r1", run(4), tasks);
 
         // the merged counts add the tasks' counts, so their errors add
-        assertThat(report.get("countByAccuracy")).isEqualTo(Map.of(
-                "level", Map.of("counts", "approximate", "maxOverCount", 42L, "distinct", "estimated"),
-                "status", Map.of("counts", "exact", "distinct", "exact")));
-        assertThat(new java.util.ArrayList<>(report.keySet())).containsSubsequence("countBy", "countByAccuracy", "problems");
+        assertThat(report.countByAccuracy()).isEqualTo(Map.of(
+                "level", new RunFigures.PathAccuracy(true, 42, true),
+                "status", new RunFigures.PathAccuracy(false, 0, false)));
+        assertThat(Json.write(report.toJson())).contains("\"countByAccuracy\":{\"level\":{\"counts\":\"approximate\",\"maxOverCount\":42,"
+                + "\"distinct\":\"estimated\"},\"status\":{\"counts\":\"exact\",\"distinct\":\"exact\"}},\"problems\"");
     }
 
     @Test
     void compute_listsTasksThatDidNotFinishAsDone() {
-        Map<String, Object> report = RunStatistics.compute("r1", run(4), tasks());
+        RunFigures report = RunStatistics.compute("r1", run(4), tasks());
 
-        assertThat(report.get("problems")).isEqualTo(List.of(
-                Map.of("taskId", "hash-000002", "status", "failed", "reason", "IllegalStateException: throttled")));
+        assertThat(report.problems()).containsExactly(
+                new RunFigures.Problem("hash-000002", "failed", "IllegalStateException: throttled"));
     }
 
     @Test
     void compute_isIncompleteWhileTasksAreMissing() {
-        Map<String, Object> report = RunStatistics.compute("r1", run(5), tasks());
-
-        assertThat(report).containsEntry("status", "incomplete");
+        assertThat(RunStatistics.compute("r1", run(5), tasks()).status()).isEqualTo("incomplete");
     }
 
     @Test
     void compute_withoutRunRecordUsesTheFirstStartAndCountsWhatIsThere() {
-        Map<String, Object> report = RunStatistics.compute("r1", null, tasks());
+        RunFigures report = RunStatistics.compute("r1", null, tasks());
 
-        assertThat(report).containsEntry("status", "complete").containsEntry("planned", Map.of("total", 4L))
-                .doesNotContainKey("label");
+        assertThat(report.status()).isEqualTo("complete");
+        assertThat(report.planned()).isEqualTo(new RunFigures.PlannedTasks(null, null, 4));
+        assertThat(report.label()).isNull();
+        assertThat(Json.write(report.toJson())).doesNotContain("\"label\"").contains("\"planned\":{\"total\":4}");
         // 5,000 - 1,200 = 3.8 s; 4 tasks / 3.8 s = 1.0526...
-        assertThat(map(report, "window")).containsEntry("start", 1_200L).containsEntry("seconds", 3.8)
-                .containsEntry("definition", "last finishedAt - first startedAt");
-        assertThat(map(report, "overall", "throughput")).containsEntry("tasksPerSecond", 1.053);
+        assertThat(report.window()).isEqualTo(new RunFigures.Window(1_200, 5_000, 3.8, "last finishedAt - first startedAt"));
+        assertThat(report.overall().throughput().tasksPerSecond()).isEqualTo(1.053);
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void compute_drawsTheTimelineOverTheRunWindow() {
-        Map<String, Object> timeline = map(RunStatistics.compute("r1", run(4), tasks()), "timeline");
+        RunFigures.TimelineFigures timeline = RunStatistics.compute("r1", run(4), tasks()).timeline();
 
         // window 1,000 .. 5,000 ms: four 1 s buckets; finishes at offsets 700, 1,500, 3,000 and 4,000 (the end: last bucket)
-        assertThat(timeline).containsEntry("start", 1_000L).containsEntry("bucketSeconds", 1L);
-        assertThat((List<Map<String, Object>>) timeline.get("buckets")).extracting(b -> b.get("tasks"))
-                .containsExactly(1L, 1L, 0L, 2L);
+        assertThat(timeline.start()).isEqualTo(1_000L);
+        assertThat(timeline.bucketSeconds()).isEqualTo(1L);
+        assertThat(timeline.buckets()).extracting(RunFigures.Bucket::tasks).containsExactly(1L, 1L, 0L, 2L);
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void compute_givesTheDistributionOfEachLatency() {
-        Map<String, Object> distribution = map(RunStatistics.compute("r1", run(4), tasks()), "distribution");
+        RunFigures.LatencyDistribution distribution = RunStatistics.compute("r1", run(4), tasks()).distribution();
 
         // durations 500, 1000, 2000, 2000: p1..p25 -> rank 1, p26..p50 -> rank 2, above -> 2000
-        List<Long> durations = (List<Long>) distribution.get("taskDurationMs");
+        List<Long> durations = distribution.taskDurationMs();
         assertThat(durations).hasSize(101);
         assertThat(durations.get(24)).isEqualTo(500L);
         assertThat(durations.get(25)).isEqualTo(1_000L);
         assertThat(durations.get(50)).isEqualTo(2_000L);
-        assertThat((List<Long>) distribution.get("queueWaitMs")).startsWith(200L).endsWith(2_000L);
-        assertThat((List<Long>) distribution.get("endToEndMs")).startsWith(700L).endsWith(4_000L);
+        assertThat(distribution.queueWaitMs()).startsWith(200L).endsWith(2_000L);
+        assertThat(distribution.endToEndMs()).startsWith(700L).endsWith(4_000L);
     }
 
     @Test
     void compute_listsTheThreadsAndVcpuSharesWorkersRanWith() {
-        List<Map<String, Object>> tasks = tasks();
-        tasks.get(0).put("threads", 2L);
-        tasks.get(0).put("vcpuShare", 1.0);
-        tasks.get(1).put("threads", 1L);
-        tasks.get(1).put("vcpuShare", 0.5);
-        tasks.get(2).put("threads", 2L);
-        tasks.get(2).put("vcpuShare", 1.0);
+        TaskRecords.Builder[] builders = builders();
+        builders[0].workers(2, 1.0);
+        builders[1].workers(1, 0.5);
+        builders[2].workers(2, 1.0);
+        List<TaskRecord> tasks = Arrays.stream(builders).map(TaskRecords.Builder::build).toList();
 
-        Map<String, Object> workers = map(RunStatistics.compute("r1", run(4), tasks), "overall", "workers");
+        RunFigures.Workers workers = RunStatistics.compute("r1", run(4), tasks).overall().workers();
 
-        assertThat(workers).containsEntry("threadsSeen", List.of(1L, 2L)).containsEntry("vcpuSharesSeen", List.of(0.5, 1.0));
+        assertThat(workers).isEqualTo(new RunFigures.Workers(List.of(1L, 2L), List.of(0.5, 1.0)));
     }
 
     @Test
     void compute_leavesKindsWithoutTasksOutAndGivesEmptyLatenciesOnlyACount() {
-        List<Map<String, Object>> scansOnly = tasks().subList(0, 2);
+        List<TaskRecord> scansOnly = tasks().subList(0, 2);
 
-        Map<String, Object> report = RunStatistics.compute("r1", run(2), scansOnly);
+        RunFigures report = RunStatistics.compute("r1", run(2), scansOnly);
 
-        assertThat(map(report, "byKind")).containsOnlyKeys("scan");
-        assertThat(map(report, "overall", "coldStarts", "initMs")).containsEntry("count", 1);
-        Map<String, Object> warm = RunStatistics.compute("r1", run(1), List.of(scansOnly.get(1)));
-        assertThat(map(warm, "overall", "coldStarts", "initMs")).containsExactly(entry("count", 0));
+        assertThat(report.byKind()).containsOnlyKeys("scan");
+        assertThat(report.overall().coldStarts().initMs().count()).isEqualTo(1);
+        RunFigures warm = RunStatistics.compute("r1", run(1), List.of(scansOnly.get(1)));
+        assertThat(warm.overall().coldStarts().initMs()).isEqualTo(NONE);
+        assertThat(Json.write(NONE)).isEqualTo("{\"count\":0}");
     }
 
     @Test
     void compute_ofARunWithoutTasks() {
-        Map<String, Object> report = RunStatistics.compute("r1", run(0), List.of());
+        RunFigures report = RunStatistics.compute("r1", run(0), List.of());
 
-        assertThat(report).containsEntry("status", "complete");
-        assertThat(map(report, "window")).containsEntry("seconds", 0.0);
-        assertThat(map(report, "overall")).containsEntry("tasks", 0);
-        assertThat(map(report, "overall", "throughput")).containsEntry("tasksPerSecond", 0.0);
-        assertThat(map(report, "overall", "coldStarts")).containsEntry("share", 0.0);
-        assertThat(map(report, "byKind")).isEmpty();
-        assertThat(report.get("countBy")).isEqualTo(Map.of());
+        assertThat(report.status()).isEqualTo("complete");
+        assertThat(report.window().seconds()).isEqualTo(0.0);
+        assertThat(report.overall().tasks()).isZero();
+        assertThat(report.overall().throughput().tasksPerSecond()).isEqualTo(0.0);
+        assertThat(report.overall().coldStarts().share()).isEqualTo(0.0);
+        assertThat(report.byKind()).isEmpty();
+        assertThat(report.countBy()).isEmpty();
     }
 
     @Test
     void compute_withAToleranceSaysWhetherTheFailuresStayedWithinIt() {
         // One of four planned tasks failed: 25 %.
-        Map<String, Object> run = new HashMap<>(run(4));
-        run.put("spec", "{\"toleratedFailurePercent\":25,\"hash\":{\"batches\":2,\"batchSize\":1,\"cost\":4}}");
-        assertThat(map(RunStatistics.compute("r1", run, tasks()), "failureTolerance"))
-                .containsEntry("failedTasks", 1L).containsEntry("plannedTasks", 4L).containsEntry("failedPercent", 25.0)
-                .containsEntry("toleratedPercent", 25).containsEntry("withinTolerance", true);
+        RunFigures.FailureTolerance within = RunStatistics.compute("r1",
+                run(4, "{\"toleratedFailurePercent\":25,\"hash\":{\"batches\":2,\"batchSize\":1,\"cost\":4}}"), tasks()).failureTolerance();
+        assertThat(within.failedTasks()).isEqualTo(1);
+        assertThat(within.plannedTasks()).isEqualTo(4);
+        assertThat(within.failedPercent()).isEqualTo(25.0);
+        assertThat(within.toleratedPercent()).isEqualTo(25);
+        assertThat(within.withinTolerance()).isTrue();
 
-        run.put("spec", "{\"toleratedFailurePercent\":24,\"hash\":{\"batches\":2,\"batchSize\":1,\"cost\":4}}");
-        assertThat(map(RunStatistics.compute("r1", run, tasks()), "failureTolerance")).containsEntry("withinTolerance", false);
+        RunFigures.FailureTolerance exceeded = RunStatistics.compute("r1",
+                run(4, "{\"toleratedFailurePercent\":24,\"hash\":{\"batches\":2,\"batchSize\":1,\"cost\":4}}"), tasks()).failureTolerance();
+        assertThat(exceeded.withinTolerance()).isFalse();
     }
 
     @Test
     void compute_withoutAToleranceJudgesNothing() {
-        assertThat(RunStatistics.compute("r1", run(4), tasks())).doesNotContainKey("failureTolerance");
+        RunFigures report = RunStatistics.compute("r1", run(4), tasks());
+
+        assertThat(report.failureTolerance()).isNull();
+        assertThat(Json.write(report.toJson())).doesNotContain("failureTolerance");
     }
 }

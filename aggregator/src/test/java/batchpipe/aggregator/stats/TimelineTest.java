@@ -1,22 +1,22 @@
 package batchpipe.aggregator.stats;
 
+import batchpipe.aggregator.TaskRecords;
+import batchpipe.common.run.TaskRecord;
 import org.junit.jupiter.api.Test;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class TimelineTest {
 
-    private static Map<String, Object> task(String kind, long finishedAt, long events, long bytes, long hashes) {
-        return new HashMap<>(Map.of("kind", kind, "finishedAt", finishedAt, "events", events, "bytes", bytes, "hashes", hashes));
+    private static TaskRecord task(String kind, long finishedAt, long events, long bytes, long hashes) {
+        TaskRecords.Builder task = TaskRecords.task(kind + "-" + finishedAt, kind).times(null, finishedAt, finishedAt);
+        return kind.equals("scan") ? task.scanned(events, 0, bytes, 0).build() : task.hashed(hashes, 4).build();
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Map<String, Object>> buckets(Map<String, Object> timeline) {
-        return (List<Map<String, Object>>) timeline.get("buckets");
+    private static List<RunFigures.Bucket> buckets(RunFigures.TimelineFigures timeline) {
+        return timeline.buckets();
     }
 
     @Test
@@ -34,26 +34,25 @@ class TimelineTest {
     @Test
     void of_countsEachTaskInTheBucketOfItsFinishAndRatesOverTheSecondsEachBucketCovers() {
         // window 10,000 .. 14,500: 5 buckets of 1 s, the last one covering 0.5 s
-        List<Map<String, Object>> tasks = List.of(
+        List<TaskRecord> tasks = List.of(
                 task("scan", 10_000, 100, 2_000_000, 0),   // offset 0: bucket 0
                 task("scan", 10_999, 50, 1_000_000, 0),    // offset 999: bucket 0
                 task("hash", 11_000, 0, 0, 10),            // offset 1,000: bucket 1
                 task("hash", 14_500, 0, 0, 4),             // the window's end: the last bucket
                 task("scan", 9_000, 10, 0, 0));            // before the window: the first bucket
 
-        Map<String, Object> timeline = Timeline.of(tasks, 10_000, 14_500);
+        RunFigures.TimelineFigures timeline = Timeline.of(tasks, 10_000, 14_500);
 
-        assertThat(timeline).containsEntry("start", 10_000L).containsEntry("bucketSeconds", 1L);
-        List<Map<String, Object>> buckets = buckets(timeline);
+        assertThat(timeline.start()).isEqualTo(10_000L);
+        assertThat(timeline.bucketSeconds()).isEqualTo(1L);
+        List<RunFigures.Bucket> buckets = buckets(timeline);
         assertThat(buckets).hasSize(5);
-        assertThat(buckets.get(0)).containsEntry("fromSecond", 0L).containsEntry("seconds", 1.0).containsEntry("tasks", 3L)
-                .containsEntry("scanTasks", 3L).containsEntry("events", 160L).containsEntry("tasksPerSecond", 3.0)
-                .containsEntry("uncompressedMBPerSecond", 3.0);
-        assertThat(buckets.get(1)).containsEntry("tasks", 1L).containsEntry("hashTasks", 1L).containsEntry("hashesPerSecond", 10.0);
-        assertThat(buckets.get(2)).containsEntry("tasks", 0L).containsEntry("tasksPerSecond", 0.0);
+        assertThat(buckets.get(0)).isEqualTo(new RunFigures.Bucket(0, 1.0, 3, 3, 0, 160, 3_000_000, 0, 3.0, 160.0, 3.0, 0.0));
+        assertThat(buckets.get(1)).isEqualTo(new RunFigures.Bucket(1, 1.0, 1, 0, 1, 0, 0, 10, 1.0, 0.0, 0.0, 10.0));
+        assertThat(buckets.get(2).tasks()).isZero();
+        assertThat(buckets.get(2).tasksPerSecond()).isEqualTo(0.0);
         // 1 task and 4 hashes in the last 0.5 s
-        assertThat(buckets.get(4)).containsEntry("fromSecond", 4L).containsEntry("seconds", 0.5).containsEntry("tasks", 1L)
-                .containsEntry("tasksPerSecond", 2.0).containsEntry("hashesPerSecond", 8.0);
+        assertThat(buckets.get(4)).isEqualTo(new RunFigures.Bucket(4, 0.5, 1, 0, 1, 0, 0, 4, 2.0, 0.0, 0.0, 8.0));
     }
 
     @Test
@@ -63,9 +62,10 @@ class TimelineTest {
 
     @Test
     void of_aWindowOfNoLengthIsOneBucket() {
-        List<Map<String, Object>> buckets = buckets(Timeline.of(List.of(task("scan", 5, 1, 0, 0)), 5, 5));
+        List<RunFigures.Bucket> buckets = buckets(Timeline.of(List.of(task("scan", 5, 1, 0, 0)), 5, 5));
 
         assertThat(buckets).hasSize(1);
-        assertThat(buckets.get(0)).containsEntry("tasks", 1L).containsEntry("seconds", 0.001);
+        assertThat(buckets.get(0).tasks()).isEqualTo(1);
+        assertThat(buckets.get(0).seconds()).isEqualTo(0.001);
     }
 }

@@ -341,7 +341,8 @@ public final class Json {
     }
 
     private static void writePrettyTo(StringBuilder out, Object value, int indent) {
-        if (value instanceof JsonWritable w) {
+        // a JsonWritable may answer with another (a record's JsonFields): unwrap to the map or list it stands for
+        while (value instanceof JsonWritable w) {
             value = w.toJsonValue();
         }
         if (value instanceof Map<?, ?> map && !map.isEmpty()) {

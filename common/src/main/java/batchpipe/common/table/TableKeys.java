@@ -1,5 +1,8 @@
 package batchpipe.common.table;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The single-table layout. Every item of a run shares the partition {@code run#<runId>}, so one
@@ -10,6 +13,7 @@ import java.util.Locale;
  * run#&lt;runId&gt; / hash#&lt;taskId&gt;#&lt;index&gt;    one bcrypt hash
  * run#&lt;runId&gt; / progress#&lt;shard&gt;         which tasks have been counted (idempotent sets)
  * run#&lt;runId&gt; / attempt#&lt;taskId&gt;         the last error of a task's failed delivery (read by the dead-letter recorder)
+ * run#&lt;runId&gt; / invocation#&lt;requestId&gt;  a worker invocation's part in the run: cold start, DynamoDB call latencies
  * run#&lt;runId&gt; / summary                  the aggregator's report
  * </pre>
  */
@@ -22,8 +26,14 @@ public final class TableKeys {
     public static final String HASH_PREFIX = "hash#";
     public static final String PROGRESS_PREFIX = "progress#";
     public static final String ATTEMPT_PREFIX = "attempt#";
+    public static final String INVOCATION_PREFIX = "invocation#";
 
     private TableKeys() {
+    }
+
+    /** The key of one item of a run: {@code pk = run#<runId>}, {@code sk} as given. */
+    public static Map<String, AttributeValue> key(String runId, String sk) {
+        return Map.of(PK, AttributeValue.fromS(runPk(runId)), SK, AttributeValue.fromS(sk));
     }
 
     public static String runPk(String runId) {

@@ -2,6 +2,7 @@ package batchpipe.local.chaos;
 
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunPartition;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.TableKeys;
 import batchpipe.common.task.TaskIds;
 import batchpipe.local.stack.LocalStack;
@@ -80,16 +81,13 @@ public final class Books {
             else if (sk.startsWith(TableKeys.TASK_PREFIX)) records.put(item.get("taskId").s(), item);
             else if (sk.startsWith(TableKeys.HASH_PREFIX)) hashes.computeIfAbsent(item.get("taskId").s(), k -> new ArrayList<>()).add(item);
             else if (sk.startsWith(TableKeys.PROGRESS_PREFIX)) {
-                plannedFromShards += Long.parseLong(item.get("planned").n());
-                if (item.containsKey("counted")) {
-                    for (String id : item.get("counted").ss()) {
-                        countedTimes.merge(id, 1, Integer::sum);
-                        if (!counted.add(id)) problems.add("task " + id + " counted in two shards");
-                    }
+                ProgressShards.Shard shard = ProgressShards.Shard.fromItem(item);
+                plannedFromShards += shard.planned();
+                for (String id : shard.counted()) {
+                    countedTimes.merge(id, 1, Integer::sum);
+                    if (!counted.add(id)) problems.add("task " + id + " counted in two shards");
                 }
-                for (String status : List.of("done", "rejected", "failed")) {
-                    if (item.containsKey(status)) counters.merge(status, Long.parseLong(item.get(status).n()), Long::sum);
-                }
+                shard.byStatus().forEach((status, n) -> counters.merge(status.wireName(), n, Long::sum));
             }
         }
         if (run == null) {

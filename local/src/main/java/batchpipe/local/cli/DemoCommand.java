@@ -1,5 +1,8 @@
 package batchpipe.local.cli;
 
+import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.aggregator.cost.CostReport;
+import batchpipe.aggregator.Report;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
@@ -218,30 +221,27 @@ final class DemoCommand implements Callable<Integer> {
         return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() / 1e3;
     }
 
-    @SuppressWarnings("unchecked")
     private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack, Startup startup,
                                      String sampleSource) {
-        Map<String, Object> report = outcome.report();
-        Map<String, Object> overall = (Map<String, Object>) report.get("overall");
-        Map<String, Object> totals = (Map<String, Object>) overall.get("totals");
-        Map<String, Object> throughput = (Map<String, Object>) overall.get("throughput");
+        Report report = outcome.report();
+        RunFigures.Totals totals = report.figures().overall().totals();
+        RunFigures.Throughput throughput = report.figures().overall().throughput();
         out.println(headline(outcome));
         out.printf(Locale.ROOT, "  events processed: %,d (malformed lines: %,d), %.1f MB uncompressed from %.1f MB compressed%n",
-                (Long) totals.get("events"), (Long) totals.get("malformed"), ((Long) totals.get("bytes")) / 1e6,
-                ((Long) totals.get("compressedBytes")) / 1e6);
-        out.printf(Locale.ROOT, "  hashes processed: %,d%n", (Long) totals.get("hashes"));
-        out.printf(Locale.ROOT, "  throughput: %s tasks/s, %s events/s, %s MB/s, %s hashes/s%n", throughput.get("tasksPerSecond"),
-                throughput.get("eventsPerSecond"), throughput.get("uncompressedMBPerSecond"), throughput.get("hashesPerSecond"));
+                totals.events(), totals.malformed(), totals.bytes() / 1e6, totals.compressedBytes() / 1e6);
+        out.printf(Locale.ROOT, "  hashes processed: %,d%n", totals.hashes());
+        out.printf(Locale.ROOT, "  throughput: %s tasks/s, %s events/s, %s MB/s, %s hashes/s%n", throughput.tasksPerSecond(),
+                throughput.eventsPerSecond(), throughput.uncompressedMBPerSecond(), throughput.hashesPerSecond());
         for (Map.Entry<String, SqsEventSourceMapping.Stats> e : pipeline.mappingStats().entrySet()) {
             SqsEventSourceMapping.Stats s = e.getValue();
             out.printf(Locale.ROOT, "  %s: %d invocations, %d messages delivered, %d deleted, %d returned to the queue%n",
                     e.getKey(), s.invocations(), s.messagesDelivered(), s.messagesDeleted(), s.messagesReturned());
         }
         out.printf(Locale.ROOT, "  dead-letter queue: %s messages%n", visibleMessages(stack, "TasksDeadLetterQueue"));
-        Map<String, Object> cost = (Map<String, Object>) report.get("cost");
+        CostReport cost = report.cost();
         out.printf(Locale.ROOT, "  cost: %s %s per run, %s per million tasks (see report.md)%n",
-                ControlCharacters.escape(String.valueOf(cost.get("currency"))),
-                ((java.math.BigDecimal) cost.get("total")).toPlainString(), ((java.math.BigDecimal) cost.get("perMillionTasks")).toPlainString());
+                ControlCharacters.escape(cost.currency()), cost.total().toPlainString(),
+                cost.perMillionTasks() == null ? "–" : cost.perMillionTasks().toPlainString());
         Demo.Phases phases = outcome.phases();
         out.printf(Locale.ROOT, "  time: %.1f s since the JVM started: JVM and CLI %.1f s, emulators %.1f s, runtime and mappings %.1f s,"
                         + " waiting for and uploading the samples %.1f s (%s), planning %.1f s, running %.1f s, aggregating %.1f s,"
@@ -254,15 +254,13 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** The summary's first line: the run, its status and tasks by status, which come from the run's records. */
-    @SuppressWarnings("unchecked")
     static String headline(Demo.Outcome outcome) {
-        Map<String, Object> report = outcome.report();
-        Map<String, Object> overall = (Map<String, Object>) report.get("overall");
-        Map<String, Object> planned = (Map<String, Object>) outcome.plan().get("planned");
-        Map<String, Object> window = (Map<String, Object>) report.get("window");
+        RunFigures figures = outcome.report().figures();
+        // the producer's response, as the demo's invocation of it returned it: JSON read by field for two counts
+        Map<?, ?> planned = outcome.plan().get("planned") instanceof Map<?, ?> p ? p : Map.of();
         return ControlCharacters.escape(String.format(Locale.ROOT, "Run %s: %s, %s tasks (%s scan, %s hash) %s in %s s (demo wall time %.1f s)",
-                outcome.runId(), report.get("status"), overall.get("tasks"), planned.get("scan"), planned.get("hash"),
-                overall.get("byStatus"), window.get("seconds"), outcome.wallSeconds()));
+                outcome.runId(), figures.status(), figures.overall().tasks(), planned.get("scan"), planned.get("hash"),
+                figures.overall().byStatus(), figures.window().seconds(), outcome.wallSeconds()));
     }
 
     private static String visibleMessages(LocalStack stack, String queueLogicalId) {

@@ -1,5 +1,6 @@
 package batchpipe.local.cli;
 
+import batchpipe.aggregator.Report;
 import batchpipe.aggregator.AggregatorConfig;
 import batchpipe.aggregator.ReportBuilder;
 import batchpipe.aggregator.ReportLineSource;
@@ -14,7 +15,6 @@ import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.common.aws.AwsClients;
-import batchpipe.common.json.Json;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
@@ -42,7 +42,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
@@ -259,14 +258,15 @@ final class ReportCommand implements Callable<Integer> {
     /** The first line of a recomputed report: that it is one, from which table and with which REPORT lines; no control character passes. */
     static String recomputedNotice(String runId, String table, RunReport report) {
         return ControlCharacters.escape("batchpipe report: recomputed run " + runId + " from table " + table + " (REPORT lines: "
-                + ((Map<?, ?>) report.report().get("inputs")).get("reportLines") + "); the table and the stored report are unchanged");
+                + report.report().inputs().reportLines() + "); the table and the stored report are unchanged");
     }
 
     /** report.md (or report.json with --json) from {@code dir}, as written; no control character of a log value reaches the terminal. */
     private void print(PrintStream stdout, Path dir) throws IOException {
         Path file = dir.resolve(json ? ReportDocuments.REPORT_JSON : "report.md");
         String text = Files.isRegularFile(file) ? Files.readString(file, StandardCharsets.UTF_8)
-                : MarkdownReport.render(Json.parseObject(Files.readString(dir.resolve(ReportDocuments.REPORT_JSON), StandardCharsets.UTF_8)));
+                : MarkdownReport.render(Report.fromJson(Files.readString(dir.resolve(ReportDocuments.REPORT_JSON), StandardCharsets.UTF_8),
+                        dir.resolve(ReportDocuments.REPORT_JSON).toString()));
         stdout.print(ControlCharacters.escapeKeepingLines(text));
         stdout.flush();
     }
@@ -315,9 +315,9 @@ final class ReportCommand implements Callable<Integer> {
         var s3 = runsTable == null ? null : s3Clients.get();
         try {
             ReportSources.TableRef ref = runsTable == null ? null : new ReportSources.TableRef(dynamoDb, s3, runsTable);
-            Map<String, Object> a = ReportSources.load(compare.get(0), outRoot, () -> ref);
-            Map<String, Object> b = ReportSources.load(compare.get(1), outRoot, () -> ref);
-            Path dir = out != null ? out : outRoot.resolve("compare-" + fileName(a.get("runId")) + "-vs-" + fileName(b.get("runId")));
+            Report a = ReportSources.load(compare.get(0), outRoot, () -> ref);
+            Report b = ReportSources.load(compare.get(1), outRoot, () -> ref);
+            Path dir = out != null ? out : outRoot.resolve("compare-" + fileName(a.runId()) + "-vs-" + fileName(b.runId()));
             List<Path> files = ReportFiles.writeComparison(dir, a, b);
             stdout.print(ControlCharacters.escapeKeepingLines(ComparisonReport.markdown(a, b)));
             files.forEach(f -> stdout.println("  " + f));
@@ -372,7 +372,7 @@ final class ReportCommand implements Callable<Integer> {
         return StackTemplate.physicalName(stackName, "RunsTable", "AWS::DynamoDB::Table");
     }
 
-    private static String fileName(Object runId) {
-        return String.valueOf(runId).replaceAll("[^A-Za-z0-9._-]", "_");
+    private static String fileName(String runId) {
+        return runId.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 }

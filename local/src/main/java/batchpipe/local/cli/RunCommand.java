@@ -1,5 +1,6 @@
 package batchpipe.local.cli;
 
+import batchpipe.aggregator.Report;
 import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.json.Json;
@@ -164,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
         watcher.awaitCompletion(result.runId(), timeout, bar::update);
         bar.finish();
         RunSummaryItem summary = watcher.awaitSummary(result.runId(), timeout);
-        Map<String, Object> report = summary.fullReport(s3);
+        Report report = summary.fullReport(s3);
         // The aggregator's files, as it put them in the bucket, also where the demo leaves its own.
         List<Path> files = ReportFiles.copy(s3, summary.report(), Path.of("out", result.runId()));
         out.print(reportForTerminal(report, json));
@@ -180,7 +181,7 @@ final class RunCommand implements Callable<Integer> {
      * cells, and no control character (ESC starts a terminal escape sequence, CR overwrites the line) may
      * reach the terminal in either format. In JSON the escape is JSON's own, so the document is unchanged.
      */
-    static String reportForTerminal(Map<String, Object> report, boolean json) {
+    static String reportForTerminal(Report report, boolean json) {
         return ControlCharacters.escapeKeepingLines(json ? Json.writePretty(report) : MarkdownReport.render(report));
     }
 }

@@ -1,5 +1,6 @@
 package batchpipe.local.demo;
 
+import batchpipe.aggregator.Report;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.ReportLineSource;
 import batchpipe.aggregator.ReportService;
@@ -58,10 +59,12 @@ public final class Demo {
     /**
      * What the demo did, for the summary and for tests.
      *
+     * @param plan            the producer's response as JSON (the run spec the producer's own module types; not report data)
+     * @param report          the report's summary, typed
      * @param reportLocation  where the report files are in the local bucket
      * @param completionEvent where the aggregator put the Run Completed event (the local stack's JSON-lines file)
      */
-    public record Outcome(String runId, Map<String, Object> plan, Map<String, Object> report, Path outDir,
+    public record Outcome(String runId, Map<String, Object> plan, Report report, Path outDir,
                           double wallSeconds, long compressedBytesSeeded, Phases phases, ReportLocation reportLocation,
                           String completionEvent) {
     }
@@ -100,6 +103,7 @@ public final class Demo {
         long seeded = samples.upload(stack.s3(), bucket);
         long seededAt = System.nanoTime();
 
+        // the run spec as the JSON the producer's event carries: its typed form (RunSpec) belongs to the producer
         Map<String, Object> spec = new LinkedHashMap<>();
         if (settings.runId() != null) spec.put("runId", settings.runId());
         spec.put("label", "demo");
@@ -114,7 +118,7 @@ public final class Demo {
         if (planned.failed()) {
             throw new IllegalStateException("the producer failed: " + planned.response());
         }
-        Map<String, Object> plan = Json.parseObject(planned.response());
+        Map<String, Object> plan = Json.parseObject(planned.response()); // the producer's response: JSON of the producer's shape
         String runId = (String) plan.get("runId");
         if (!TaskIds.isValidRunId(runId)) {
             // It names the folder out/<runId>; the producer's own check makes this a bug, not a user's mistake.

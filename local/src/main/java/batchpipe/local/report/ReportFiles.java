@@ -1,5 +1,6 @@
 package batchpipe.local.report;
 
+import batchpipe.aggregator.Report;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.delivery.ReportLocation;
@@ -55,7 +56,7 @@ public final class ReportFiles {
     }
 
     /** compare.md and compare.html. */
-    public static List<Path> writeComparison(Path dir, Map<String, Object> a, Map<String, Object> b) throws IOException {
+    public static List<Path> writeComparison(Path dir, Report a, Report b) throws IOException {
         createFolder(dir);
         return List.of(write(dir.resolve("compare.md"), ComparisonReport.markdown(a, b)),
                 write(dir.resolve("compare.html"), ComparisonReport.html(a, b)));

@@ -1,6 +1,6 @@
 package batchpipe.local.report;
 
-import batchpipe.common.json.Json;
+import batchpipe.aggregator.Report;
 import batchpipe.common.task.TaskIds;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -24,7 +23,7 @@ public final class ReportSources {
     }
 
     /** @param table the table to look in when no file is found, or null when there is none to look in */
-    public static Map<String, Object> load(String run, Path outRoot, Supplier<TableRef> table) throws IOException {
+    public static Report load(String run, Path outRoot, Supplier<TableRef> table) throws IOException {
         Path given = Path.of(run);
         // A path the user gave is theirs to give; out/<run> is only looked at for a real run id, so that a
         // name such as ../x is not read as a run's folder.
@@ -33,7 +32,7 @@ public final class ReportSources {
         if (runId) candidates.add(outRoot.resolve(run).resolve("report.json"));
         for (Path candidate : candidates) {
             if (Files.isRegularFile(candidate)) {
-                return Json.parseObject(Files.readString(candidate, StandardCharsets.UTF_8));
+                return Report.fromJson(Files.readString(candidate, StandardCharsets.UTF_8), candidate.toString());
             }
         }
         if (!runId) {

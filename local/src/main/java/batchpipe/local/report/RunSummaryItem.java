@@ -1,9 +1,9 @@
 package batchpipe.local.report;
 
+import batchpipe.aggregator.Report;
 import batchpipe.aggregator.SummaryItem;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.delivery.ReportLocation;
-import batchpipe.common.json.Json;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -33,8 +33,14 @@ public record RunSummaryItem(String runId, String status, ReportLocation report,
         return "complete".equals(status);
     }
 
-    /** report.json, every figure of the run, from the bucket the summary names. */
-    public Map<String, Object> fullReport(S3Client s3) {
-        return Json.parseObject(s3.getObjectAsBytes(b -> b.bucket(report.bucket()).key(report.key(ReportDocuments.REPORT_JSON))).asUtf8String());
+    /**
+     * report.json, every figure of the run, from the bucket the summary names.
+     *
+     * @throws IllegalArgumentException naming the object and the field when it is not a report.json Batchpipe wrote
+     */
+    public Report fullReport(S3Client s3) {
+        String key = report.key(ReportDocuments.REPORT_JSON);
+        return Report.fromJson(s3.getObjectAsBytes(b -> b.bucket(report.bucket()).key(key)).asUtf8String(),
+                "s3://" + report.bucket() + "/" + key);
     }
 }

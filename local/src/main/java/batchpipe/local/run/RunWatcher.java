@@ -1,5 +1,6 @@
 package batchpipe.local.run;
 
+import batchpipe.aggregator.Report;
 import batchpipe.common.table.RunProgress;
 import batchpipe.local.report.RunSummaryItem;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -88,7 +89,7 @@ public final class RunWatcher {
     }
 
     /** The aggregator's report of a complete run: its report.json. */
-    public Map<String, Object> awaitReport(String runId, Duration timeout) throws InterruptedException {
+    public Report awaitReport(String runId, Duration timeout) throws InterruptedException {
         return awaitSummary(runId, timeout).fullReport(s3);
     }
 

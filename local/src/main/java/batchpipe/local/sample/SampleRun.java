@@ -1,5 +1,7 @@
 package batchpipe.local.sample;
 
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
@@ -13,7 +15,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -66,16 +67,11 @@ public final class SampleRun {
         }
         if (kinds.isEmpty()) return;
         long scans = kinds.values().stream().filter("scan"::equals).count();
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("runId", EVENTS_RUN_ID);
-        record.put("label", "the sample events' tasks");
-        record.put("spec", Json.write(Map.of("note", "planned by the local stack with the tasks the worker events in events/ name")));
-        record.put("planned", Map.of("scan", scans, "hash", kinds.size() - scans, "total", (long) kinds.size()));
-        record.put("createdAt", System.currentTimeMillis());
-        record.put("status", "running");
-        record.put("shards", 1);
+        RunRecord record = RunRecord.planned(EVENTS_RUN_ID, "the sample events' tasks",
+                Json.write(Map.of("note", "planned by the local stack with the tasks the worker events in events/ name")),
+                new Planned(scans, kinds.size() - scans, kinds.size()), 0, System.currentTimeMillis(), 1);
         RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
-        runs.create(EVENTS_RUN_ID, record);
+        runs.create(record);
         runs.createProgressShards(EVENTS_RUN_ID, List.copyOf(kinds.keySet()), 1);
     }
 }

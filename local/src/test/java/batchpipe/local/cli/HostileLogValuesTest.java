@@ -1,5 +1,13 @@
 package batchpipe.local.cli;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.ScanOutcome;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
@@ -17,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,46 +77,26 @@ class HostileLogValuesTest {
         reportHtml = Files.readString(out.resolve("report.html"));
     }
 
-    private static Map<String, Object> run() {
-        Map<String, Object> run = new HashMap<>();
-        run.put("label", LABEL);
-        run.put("createdAt", 1_000L);
-        run.put("planned", Map.of("scan", (long) HOSTILE.size(), "hash", 0L, "total", (long) HOSTILE.size()));
-        return run;
+    private static RunRecord run() {
+        return new RunRecord(RUN_ID, LABEL, null, new Planned(HOSTILE.size(), 0, HOSTILE.size()), 0, 1_000, "running", 1, null, null,
+                List.of(), null, null);
     }
 
-    private static List<Map<String, Object>> tasks() {
-        List<Map<String, Object>> tasks = new ArrayList<>();
+    private static List<TaskRecord> tasks() {
+        List<TaskRecord> tasks = new ArrayList<>();
         for (int i = 0; i < HOSTILE.size(); i++) {
             String value = HOSTILE.get(i);
-            Map<String, Object> t = new HashMap<>();
-            t.put("pk", "run#" + RUN_ID);
-            t.put("sk", "task#" + taskId(i));
-            t.put("runId", RUN_ID);
-            t.put("taskId", taskId(i));
-            t.put("kind", "scan");
-            t.put("status", i % FAILED_EVERY == 0 ? "failed" : "done");
-            if (i % FAILED_EVERY == 0) t.put("reason", value);
-            t.put("enqueuedAt", 1_000L);
-            t.put("startedAt", 1_100L + 10L * i);
-            t.put("finishedAt", 1_600L + 10L * i);
-            t.put("durationMs", 500L);
-            t.put("requestId", "req-" + (i % 2));
-            t.put("functionName", "worker");
-            t.put("memoryMb", 1024L);
-            t.put("architecture", "arm64");
-            t.put("threads", 1L);
-            t.put("vcpuShare", 0.58);
-            t.put("coldStart", false);
-            t.put("bucket", "logs");
-            t.put("key", value);
-            t.put("events", 10L);
-            t.put("bytes", 1_000L);
-            t.put("countBy", Map.of("message", Map.of(value, (long) i + 1)));
-            tasks.add(t);
+            boolean failed = i % FAILED_EVERY == 0;
+            long started = 1_100L + 10L * i;
+            // A number the worker recorded, negative (a clock that ran backwards): it must stay a number.
+            long finished = i == 1 ? started - 5 : 1_600L + 10L * i;
+            tasks.add(new TaskRecord(RUN_ID, taskId(i), "scan", failed ? TaskStatus.FAILED : TaskStatus.DONE, failed ? value : null, 1_000L,
+                    started, finished, finished - started, null,
+                    new WorkerInvocation("req-" + (i % 2), "worker", null, 1024, "arm64", 1, 0.58, false, null), null,
+                    new ScanOutcome("logs", value, 10, 0, null, 0, 1_000, 0, Map.of("message", Map.of(value, (long) i + 1)), null, null,
+                            null, null),
+                    null, null, null));
         }
-        // A number the worker recorded, negative: it must stay a number.
-        tasks.get(1).put("clockSkewMs", -5L);
         return tasks;
     }
 
@@ -175,8 +162,8 @@ class HostileLogValuesTest {
                 }
             });
         }
-        assertThat(csvRows.get(1).get("clockSkewMs")).isEqualTo("-5");
-        assertThat(csvRows.get(1).get("durationMs")).isEqualTo("500");
+        assertThat(csvRows.get(1).get("durationMs")).isEqualTo("-5");
+        assertThat(csvRows.get(2).get("durationMs")).isEqualTo("500");
     }
 
     // ---------------------------------------------------------------- report.html
@@ -192,7 +179,7 @@ class HostileLogValuesTest {
 
     @Test
     void runWait_printsTheReportWithoutControlCharactersAndWithTheSameTables() {
-        Map<String, Object> stored = storedSummary();
+        Report stored = storedSummary();
 
         String markdown = RunCommand.reportForTerminal(stored, false);
 
@@ -204,19 +191,19 @@ class HostileLogValuesTest {
 
     @Test
     void runWaitJson_printsNoControlCharacterAndStillParsesToTheSameReport() {
-        Map<String, Object> stored = storedSummary();
+        Report stored = storedSummary();
 
         String json = RunCommand.reportForTerminal(stored, true);
 
         assertNoControlCharacterButLineFeeds(json);
-        assertThat(Json.parseObject(json)).isEqualTo(stored);
+        assertThat(Json.parseObject(json)).isEqualTo(Json.parseObject(Json.write(stored)));
+        assertThat(Report.fromJson(json, "the terminal")).isEqualTo(stored);
     }
 
     @Test
     void recomputedNoticeAndDemoSummary_printNoControlCharacter() {
-        Map<String, Object> summary = new LinkedHashMap<>(storedSummary());
         // a status is written by the worker, but the records are only as trustworthy as the table's writers
-        summary.put("status", "\u001b]0;owned\u0007complete");
+        Report summary = withFigures(storedSummary(), "\u001b]0;owned\u0007complete", null);
         Demo.Outcome outcome = new Demo.Outcome(RUN_ID, Map.of("planned", Map.of("scan", 14L, "hash", 0L)), summary, out, 1.5, 0,
                 new Demo.Phases(0, 0, 0, 0, 0), new batchpipe.aggregator.delivery.ReportLocation("bkt", "reports/" + RUN_ID + "/", List.of()),
                 "out/local/batchpipe-run-completed.jsonl");
@@ -233,9 +220,8 @@ class HostileLogValuesTest {
 
     @Test
     void compare_keepsHostileLabelsInTheirCellsAndPrintsNoControlCharacter() {
-        Map<String, Object> a = storedSummary();
-        Map<String, Object> b = new LinkedHashMap<>(storedSummary());
-        b.put("label", HOSTILE.get(2) + HOSTILE.get(6));
+        Report a = storedSummary();
+        Report b = withFigures(storedSummary(), null, HOSTILE.get(2) + HOSTILE.get(6));
 
         String markdown = ComparisonReport.markdown(a, b);
 
@@ -251,8 +237,17 @@ class HostileLogValuesTest {
     // ---------------------------------------------------------------- reading the outputs back
 
     /** The summary as `run --wait` gets it: the aggregator's summary item, through JSON. */
-    private static Map<String, Object> storedSummary() {
-        return Json.parseObject(Json.write(report.summary()));
+    /** The summary as a report.json holds it, read back. */
+    private static Report storedSummary() {
+        return Report.fromJson(Json.write(report.summary()), "report.json");
+    }
+
+    /** {@code report} with another status or label (null: the same), as a table's or a file's writer could have made it. */
+    private static Report withFigures(Report report, String status, String label) {
+        RunFigures f = report.figures();
+        return new Report(new RunFigures(f.runId(), label == null ? f.label() : label, f.planned(), status == null ? f.status() : status,
+                f.window(), f.overall(), f.byKind(), f.byPlatform(), f.timeline(), f.distribution(), f.countBy(), f.countByAccuracy(),
+                f.problems(), f.failureTolerance()), report.cost(), report.inputs());
     }
 
     /** tasks.csv's text for a value: as it was, with a ' before a leading = + - @ tab or CR. */

@@ -1,12 +1,17 @@
 package batchpipe.local.cli;
 
+import batchpipe.common.run.HashOutcome;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.common.json.Json;
-import batchpipe.common.table.ItemCodec;
 import batchpipe.local.report.ReportFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -62,13 +67,11 @@ import static org.mockito.Mockito.withSettings;
  * from the records, and neither path writes the table.
  */
 class ReportCommandTest {
-    private static final Map<String, Object> TASK = Map.ofEntries(Map.entry("pk", "run#r1"), Map.entry("sk", "task#hash-000001"),
-            Map.entry("taskId", "hash-000001"), Map.entry("kind", "hash"), Map.entry("status", "done"), Map.entry("enqueuedAt", 1_000L),
-            Map.entry("startedAt", 1_500L), Map.entry("finishedAt", 3_000L), Map.entry("durationMs", 1_500L), Map.entry("hashes", 4L),
-            Map.entry("requestId", "req-1"), Map.entry("functionName", "worker"), Map.entry("architecture", "arm64"),
-            Map.entry("memoryMb", 1024L));
-    private static final Map<String, Object> RUN = Map.of("pk", "run#r1", "sk", "run", "createdAt", 1_000L,
-            "planned", Map.of("hash", 1L, "total", 1L));
+    private static final TaskRecord TASK = new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, 1_000L, 1_500, 3_000,
+            1_500, null, new WorkerInvocation("req-1", "worker", null, 1024, "arm64", null, null, null, null), null, null,
+            new HashOutcome(4, 4), null, null);
+    private static final RunRecord RUN = new RunRecord("r1", null, null, new Planned(0, 1, 1), 0, 1_000, "running", 1, null, null,
+            List.of(), null, null);
 
     @TempDir
     Path tmp;
@@ -185,8 +188,8 @@ class ReportCommandTest {
     void recompute_buildsTheReportFromTheRecordsSaysSoFirstAndWritesNeitherTheTableNorS3() throws Exception {
         doAnswer(invocation -> {
             QueryRequest request = invocation.getArgument(0);
-            Map<String, Object> item = request.expressionAttributeValues().get(":sk").s().equals("run") ? RUN : TASK;
-            return QueryResponse.builder().items(ItemCodec.toItem(item)).build();
+            Map<String, AttributeValue> item = request.expressionAttributeValues().get(":sk").s().equals("run") ? RUN.toItem() : TASK.toItem();
+            return QueryResponse.builder().items(item).build();
         }).when(dynamoDb).query(any(QueryRequest.class));
         Path folder = tmp.resolve("recomputed");
 
@@ -199,6 +202,38 @@ class ReportCommandTest {
         assertThat(Json.parseObject(Files.readString(folder.resolve("report.json")))).isEqualTo(Json.parseObject(storedFiles().get("report.json")));
         assertThat(result.out()).isEqualTo(Files.readString(folder.resolve("report.md")));
         verify(dynamoDb, never()).getItem(any(GetItemRequest.class));
+    }
+
+    @Test
+    void compare_readsTwoStoredReportsFromTheirFoldersWithoutAnyClient() throws Exception {
+        Path a = tmp.resolve("a");
+        Path b = tmp.resolve("b");
+        ReportFiles.write(a, RunReport.of("r1", RUN, List.of(TASK), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults())));
+        ReportFiles.write(b, RunReport.of("r2", RUN, List.of(TASK), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults())));
+        Path out = tmp.resolve("compared");
+
+        Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), b.toString(), "--out", out.toString());
+
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.out()).startsWith("# Batchpipe runs compared\n\nA: r1  \nB: r2\n")
+                .contains("| latency (ms) | taskDurationMs p50 | 1500 | 1500 | 0 | 1 |\n");
+        assertThat(out.resolve("compare.md")).exists();
+        assertThat(out.resolve("compare.html")).exists();
+    }
+
+    @Test
+    void compare_refusesAReportJsonBatchpipeDidNotWriteNamingTheFileAndTheField() throws Exception {
+        Path a = tmp.resolve("a");
+        ReportFiles.write(a, RunReport.of("r1", RUN, List.of(TASK), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults())));
+        Path foreign = Files.createDirectories(tmp.resolve("foreign")).resolve("report.json");
+        Files.writeString(foreign, "{\"runId\": \"x\", \"planned\": {\"total\": \"many\"}}");
+
+        Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), foreign.toString(),
+                "--out", tmp.resolve("compared").toString());
+
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.err()).isEqualTo("batchpipe: " + foreign + " is not a report.json Batchpipe wrote: 'planned.total' should be"
+                + " a whole number, found a string" + System.lineSeparator());
     }
 
     @Test

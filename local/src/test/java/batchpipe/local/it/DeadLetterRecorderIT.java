@@ -78,8 +78,8 @@ class DeadLetterRecorderIT {
             Map<String, AttributeValue> record = taskRecord(stack, outcome.runId(), "hash-000002");
             assertThat(record.get("reason").s()).startsWith("reached the dead-letter queue (SQS receive count ")
                     .contains("no delivery recorded an error");
-            assertThat(outcome.report().get("status")).isEqualTo("complete");
-            assertThat(Json.write(outcome.report().get("problems"))).contains("hash-000002");
+            assertThat(outcome.report().figures().status()).isEqualTo("complete");
+            assertThat(outcome.report().figures().problems()).extracting(p -> p.taskId()).contains("hash-000002");
         }
     }
 

@@ -46,7 +46,7 @@ class PipelineIT {
             assertThat(tasks).hasSize(6);
             assertThat(tasks).allSatisfy(t -> assertThat(t.get("status").s()).isEqualTo("done"));
             assertThat(tasks.stream().filter(t -> t.get("kind").s().equals("scan")).mapToLong(t -> Long.parseLong(t.get("events").n())).sum())
-                    .isEqualTo((Long) ((Map<String, Object>) ((Map<String, Object>) outcome.report().get("overall")).get("totals")).get("events"));
+                    .isEqualTo(outcome.report().figures().overall().totals().events());
             assertThat(hashes).hasSize(12);
             assertThat(hashes.stream().map(h -> h.get("sk").s()).distinct().count()).isEqualTo(12);
             for (Map<String, AttributeValue> hash : hashes) {
@@ -54,7 +54,7 @@ class PipelineIT {
                 assertThat(BCrypt.checkpw(String.format("password_%06d", index), hash.get("hash").s())).isTrue();
             }
             assertThat(items).anySatisfy(i -> assertThat(i.get("sk").s()).isEqualTo(TableKeys.SUMMARY_SK));
-            assertThat(outcome.report().get("status")).isEqualTo("complete");
+            assertThat(outcome.report().figures().status()).isEqualTo("complete");
             assertThat(Files.readString(out.resolve("report.md"))).contains(runId);
             assertThat(Files.exists(out.resolve("report.json"))).isTrue();
 

@@ -197,6 +197,8 @@ class ReportDeliveryIT {
             Map<String, Object> task = new LinkedHashMap<>();
             task.put(TableKeys.PK, TableKeys.runPk(RUN_ID));
             task.put(TableKeys.SK, TableKeys.TASK_PREFIX + taskId);
+            // as the worker writes every task record: the aggregator reads it as a TaskRecord, which names its run
+            task.put("runId", RUN_ID);
             task.put("taskId", taskId);
             task.put("kind", "scan");
             task.put("status", "done");

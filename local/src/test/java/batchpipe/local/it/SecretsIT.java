@@ -1,5 +1,8 @@
 package batchpipe.local.it;
 
+import batchpipe.aggregator.Report;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.run.RunWatcher;
@@ -47,8 +50,7 @@ class SecretsIT {
             stack.useForThisProcess();
             RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
             List<String> taskIds = List.of("hash-000001", "hash-000002", "hash-000003");
-            runs.create(RUN, Map.of("runId", RUN, "planned", Map.of("scan", 0, "hash", 3, "total", 3), "status", "running",
-                    "shards", 1, "createdAt", Instant.now().toEpochMilli()));
+            runs.create(RunRecord.planned(RUN, null, "{}", new Planned(0, 3, 3), 0, Instant.now().toEpochMilli(), 1));
             runs.createProgressShards(RUN, taskIds, 1);
             String queue = stack.ref("TasksQueue");
             stack.sqs().sendMessage(b -> b.queueUrl(queue).messageBody(hashTask("hash-000001", SECRETS, 4)));
@@ -58,7 +60,7 @@ class SecretsIT {
             PrintStream stdout = System.out;
             PrintStream captured = new PrintStream(logs, true, StandardCharsets.UTF_8);
             System.setOut(captured);
-            Map<String, Object> report;
+            Report report;
             try (LocalPipeline ignored = LocalPipeline.start(stack, captured, true)) {
                 RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), stack.ref("RunsTable"));
                 watcher.awaitCompletion(RUN, Duration.ofMinutes(2), (done, total) -> { });

@@ -1,5 +1,11 @@
 package batchpipe.local.report;
 
+import batchpipe.common.run.HashOutcome;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
@@ -11,9 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -23,10 +27,10 @@ class ReportFilesTest {
     Path tmp;
 
     private static RunReport report() {
-        Map<String, Object> task = new HashMap<>(Map.of("runId", "r1", "taskId", "hash-000001", "kind", "hash", "status", "done",
-                "enqueuedAt", 0L, "startedAt", 10L, "finishedAt", 1_010L, "durationMs", 1_000L, "hashes", 10L));
-        task.putAll(Map.of("requestId", "req-1", "functionName", "worker", "memoryMb", 1024L, "architecture", "arm64"));
-        Map<String, Object> run = Map.of("label", "files", "createdAt", 0L, "planned", Map.of("total", 1L));
+        TaskRecord task = new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, 0L, 10, 1_010, 1_000, null,
+                new WorkerInvocation("req-1", "worker", null, 1024, "arm64", null, null, null, null), null, null, new HashOutcome(10, 4),
+                null, null);
+        RunRecord run = new RunRecord("r1", "files", null, new Planned(0, 1, 1), 0, 0, "running", 1, null, null, List.of(), null, null);
         return RunReport.of("r1", run, List.of(task), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
     }
 

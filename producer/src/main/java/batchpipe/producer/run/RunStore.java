@@ -1,17 +1,12 @@
 package batchpipe.producer.run;
 
-import batchpipe.common.table.ItemCodec;
+import batchpipe.common.run.RunRecord;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.PutRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,63 +14,44 @@ import java.util.Map;
 public final class RunStore {
     private final DynamoDbClient dynamoDb;
     private final String table;
+    private final ProgressShards progress;
 
     public RunStore(DynamoDbClient dynamoDb, String table) {
         this.dynamoDb = dynamoDb;
         this.table = table;
+        this.progress = new ProgressShards(dynamoDb, table);
     }
 
     /**
      * Claims the run id with a conditional put, so a second invocation with the same id is refused
      * before it can send a single message.
      */
-    public void create(String runId, Map<String, Object> record) {
-        Map<String, Object> values = new LinkedHashMap<>(record);
-        values.put(TableKeys.PK, TableKeys.runPk(runId));
-        values.put(TableKeys.SK, TableKeys.RUN_SK);
+    public void create(RunRecord record) {
         try {
-            dynamoDb.putItem(b -> b.tableName(table).item(ItemCodec.toItem(values)).conditionExpression("attribute_not_exists(pk)"));
+            dynamoDb.putItem(b -> b.tableName(table).item(record.toItem()).conditionExpression("attribute_not_exists(pk)"));
         } catch (ConditionalCheckFailedException e) {
-            throw new RunExistsException(runId);
+            throw new RunExistsException(record.runId());
         }
     }
 
     /** One item per shard with the number of tasks planned for it; workers add finished task ids. */
     public void createProgressShards(String runId, List<String> taskIds, int shards) {
-        long[] planned = new long[shards];
-        for (String taskId : taskIds) {
-            planned[ProgressShards.shardOf(taskId, shards)]++;
-        }
-        List<WriteRequest> writes = new ArrayList<>();
-        for (int shard = 0; shard < shards; shard++) {
-            Map<String, AttributeValue> item = new HashMap<>();
-            item.put(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)));
-            item.put(TableKeys.SK, AttributeValue.fromS(TableKeys.progressSk(shard)));
-            item.put("planned", AttributeValue.fromN(Long.toString(planned[shard])));
-            writes.add(WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build());
-        }
-        for (int from = 0; from < writes.size(); from += 25) {
-            List<WriteRequest> batch = writes.subList(from, Math.min(writes.size(), from + 25));
-            Map<String, List<WriteRequest>> pending = Map.of(table, batch);
-            for (int attempt = 0; !pending.isEmpty() && pending.get(table) != null && !pending.get(table).isEmpty(); attempt++) {
-                if (attempt == 10) throw new IllegalStateException("could not write the progress shards of run " + runId);
-                Map<String, List<WriteRequest>> request = pending;
-                pending = dynamoDb.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
-            }
-        }
+        progress.create(runId, taskIds, shards);
     }
 
-    public void markEnqueued(String runId, long enqueued) {
+    /** Every task was sent: how many, and when the last one was (the end of the run's planning phase). */
+    public void markEnqueued(String runId, long enqueued, long sendFinishedAt) {
         dynamoDb.updateItem(b -> b.tableName(table)
-                .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(TableKeys.RUN_SK)))
-                .updateExpression("SET enqueued = :n")
-                .expressionAttributeValues(Map.of(":n", AttributeValue.fromN(Long.toString(enqueued)))));
+                .key(TableKeys.key(runId, TableKeys.RUN_SK))
+                .updateExpression("SET enqueued = :n, sendFinishedAt = :at")
+                .expressionAttributeValues(Map.of(":n", AttributeValue.fromN(Long.toString(enqueued)),
+                        ":at", AttributeValue.fromN(Long.toString(sendFinishedAt)))));
     }
 
     /** A run whose tasks could not all be sent: status {@code enqueue-failed}, with how many were sent and why. */
     public void markEnqueueFailed(String runId, long enqueued, String reason) {
         dynamoDb.updateItem(b -> b.tableName(table)
-                .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(TableKeys.RUN_SK)))
+                .key(TableKeys.key(runId, TableKeys.RUN_SK))
                 .updateExpression("SET enqueued = :n, #status = :failed, enqueueError = :reason")
                 .expressionAttributeNames(Map.of("#status", "status"))
                 .expressionAttributeValues(Map.of(":n", AttributeValue.fromN(Long.toString(enqueued)),

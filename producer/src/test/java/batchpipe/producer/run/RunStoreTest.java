@@ -1,5 +1,7 @@
 package batchpipe.producer.run;
 
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
@@ -54,12 +56,7 @@ class RunStoreTest {
     @Test
     void create_putsTheRunRecordOnlyIfTheRunIdIsFree() {
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("runId", "r1");
-        record.put("status", "running");
-        record.put("planned", Map.of("scan", 2L));
-
-        store.create("r1", record);
+        store.create(RunRecord.planned("r1", null, "{}", new Planned(2, 0, 2), 0, 1_000L, 1));
 
         ArgumentCaptor<PutItemRequest> captor = ArgumentCaptor.forClass(PutItemRequest.class);
         verify(dynamoDb).putItem(captor.capture());
@@ -70,8 +67,13 @@ class RunStoreTest {
                 Map.entry("pk", AttributeValue.fromS("run#r1")),
                 Map.entry("sk", AttributeValue.fromS("run")),
                 Map.entry("runId", AttributeValue.fromS("r1")),
+                Map.entry("spec", AttributeValue.fromS("{}")),
                 Map.entry("status", AttributeValue.fromS("running")),
-                Map.entry("planned", AttributeValue.fromM(Map.of("scan", AttributeValue.fromN("2")))));
+                Map.entry("planned", AttributeValue.fromM(Map.of("scan", AttributeValue.fromN("2"), "hash", AttributeValue.fromN("0"),
+                        "total", AttributeValue.fromN("2")))),
+                Map.entry("hashesPlanned", AttributeValue.fromN("0")),
+                Map.entry("createdAt", AttributeValue.fromN("1000")),
+                Map.entry("shards", AttributeValue.fromN("1")));
     }
 
     @Test
@@ -79,7 +81,7 @@ class RunStoreTest {
         doThrow(ConditionalCheckFailedException.builder().message("The conditional request failed").build())
                 .when(dynamoDb).putItem(any(PutItemRequest.class));
 
-        assertThatThrownBy(() -> store.create("r1", Map.of("status", "running")))
+        assertThatThrownBy(() -> store.create(RunRecord.planned("r1", null, "{}", new Planned(1, 0, 1), 0, 1_000L, 1)))
                 .isInstanceOf(RunStore.RunExistsException.class)
                 .hasMessage("run 'r1' already exists; nothing was sent. Re-planning a run is refused so that no task is"
                         + " enqueued twice: omit runId for a new run, or pick another id");
@@ -139,22 +141,22 @@ class RunStoreTest {
 
         assertThatThrownBy(() -> store.createProgressShards("r1", List.of("a"), 1))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("could not write the progress shards of run r1");
+                .hasMessage("could not write the progress shards of run r1 in 10 attempts (DynamoDB left some unprocessed each time)");
         batchWrites(10);
     }
 
     @Test
-    void markEnqueued_setsTheEnqueuedCountOnTheRunRecord() {
+    void markEnqueued_setsTheEnqueuedCountAndWhenSendingFinishedOnTheRunRecord() {
         doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
 
-        store.markEnqueued("r1", 2_540);
+        store.markEnqueued("r1", 2_540, 9_000L);
 
         ArgumentCaptor<UpdateItemRequest> captor = ArgumentCaptor.forClass(UpdateItemRequest.class);
         verify(dynamoDb).updateItem(captor.capture());
         UpdateItemRequest request = captor.getValue();
         assertThat(request.tableName()).isEqualTo("batchpipe-table");
         assertThat(request.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("run")));
-        assertThat(request.updateExpression()).isEqualTo("SET enqueued = :n");
-        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":n", AttributeValue.fromN("2540")));
+        assertThat(request.updateExpression()).isEqualTo("SET enqueued = :n, sendFinishedAt = :at");
+        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":n", AttributeValue.fromN("2540"), ":at", AttributeValue.fromN("9000")));
     }
 }

@@ -5,7 +5,7 @@ import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.log.InvocationLog;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.sqs.SqsEventJson;
-import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.record.TaskBooks;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
@@ -31,7 +31,7 @@ public final class DeadLetterHandler implements RequestStreamHandler {
     }
 
     DeadLetterHandler(DeadLetterConfig config, DynamoDbClient dynamoDb, SqsClient sqs) {
-        TaskRecordStore records = new TaskRecordStore(dynamoDb, sqs, config.tableName(), config.completionsQueueUrl());
+        TaskBooks records = TaskBooks.of(dynamoDb, () -> sqs, config.tableName(), config.completionsQueueUrl());
         this.recorder = new DeadLetterRecorder(new TaskCodec(config.limits()), records,
                 new PoisonQueue(sqs, config.poisonQueueUrl()), Clock.systemUTC());
     }

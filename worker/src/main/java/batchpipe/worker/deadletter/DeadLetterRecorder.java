@@ -1,13 +1,18 @@
 package batchpipe.worker.deadletter;
 
 import batchpipe.common.log.StructuredLog;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
+import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.common.task.InvalidTaskException;
 import batchpipe.common.task.NotATaskException;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.batch.ReceiveCount;
-import batchpipe.worker.record.TaskRecordStore;
-import batchpipe.worker.task.WriteStats;
+import batchpipe.worker.record.TaskBooks;
+import batchpipe.worker.record.TaskRecords;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
 
@@ -39,13 +44,15 @@ public final class DeadLetterRecorder {
     private static final StructuredLog LOG = StructuredLog.of(DeadLetterRecorder.class);
 
     private final TaskCodec codec;
-    private final TaskRecordStore records;
+    private final TaskBooks books;
+    private final TaskRecords records;
     private final PoisonQueue poison;
     private final Clock clock;
 
-    public DeadLetterRecorder(TaskCodec codec, TaskRecordStore records, PoisonQueue poison, Clock clock) {
+    public DeadLetterRecorder(TaskCodec codec, TaskBooks books, PoisonQueue poison, Clock clock) {
         this.codec = codec;
-        this.records = records;
+        this.books = books;
+        this.records = books.records();
         this.poison = poison;
         this.clock = clock;
     }
@@ -95,48 +102,44 @@ public final class DeadLetterRecorder {
     }
 
     private boolean finish(SQSMessage message, String runId, String taskId, String kind, Long enqueuedAt, int receives) {
-        if (!records.runExists(runId)) {
+        if (!books.runExists(runId, CallTimer.UNTIMED)) {
             poison.send(message, "run " + runId + " has no run record: task " + taskId + " cannot be recorded against it");
             LOG.warn("dead-lettered task of a run that has no run record; moved to the poison queue");
             return true;
         }
-        WriteStats writes = new WriteStats();
-        Optional<Map<String, Object>> existing = records.find(runId, taskId);
-        String status;
+        // nobody reports on the recorder's own writes: its records have no invocation to attribute them to
+        CallTimer writes = CallTimer.UNTIMED;
+        Optional<TaskRecord> existing = records.find(runId, taskId, writes);
+        TaskStatus status;
         if (existing.isPresent()) {
-            status = String.valueOf(existing.get().get("status"));
+            status = existing.get().status();
             records.markDeadLettered(runId, taskId, receives, clock.millis());
-            records.countOnce(runId, taskId, status, writes);
+            announceIfComplete(runId, taskId, books.count(runId, taskId, status, writes));
         } else {
             String reason = "reached the dead-letter queue (SQS receive count " + receives + "); "
                     + records.lastAttemptError(runId, taskId).map(e -> "last error: " + e)
                     .orElse("no delivery recorded an error (the worker crashed, timed out or could not write)");
-            TaskRecordStore.Recorded recorded = records.recordFinal(failedRecord(runId, taskId, kind, enqueuedAt, reason, receives), writes);
+            TaskBooks.Recorded recorded = books.close(failedRecord(runId, taskId, kind, enqueuedAt, reason, receives), writes);
             status = recorded.status();
-            // recordFinal counted it; the mark comes after, and a crash before it only leaves the mark
+            announceIfComplete(runId, taskId, recorded.count());
+            // close counted it; the mark comes after, and a crash before it only leaves the mark
             // to the next delivery of this message.
             records.markDeadLettered(runId, taskId, receives, clock.millis());
         }
-        LOG.info("dead-lettered task recorded and counted", "status", status, "receives", receives);
+        LOG.info("dead-lettered task recorded and counted", "status", status.wireName(), "receives", receives);
         return true;
     }
 
-    private Map<String, Object> failedRecord(String runId, String taskId, String kind, Long enqueuedAt, String reason, int receives) {
+    /** The recorder writes no invocation records, so it announces a run it completed at once. */
+    private void announceIfComplete(String runId, String taskId, ProgressShards.Count count) {
+        if (count.runComplete()) books.announceCompletion(runId, taskId, count.completionClaimedBy(), CallTimer.UNTIMED);
+    }
+
+    private TaskRecord failedRecord(String runId, String taskId, String kind, Long enqueuedAt, String reason, int receives) {
         long now = clock.millis();
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("runId", runId);
-        record.put("taskId", taskId);
-        record.put("kind", kind == null ? "unknown" : kind);
-        record.put("status", "failed");
-        record.put("reason", reason);
-        if (enqueuedAt != null) record.put("enqueuedAt", enqueuedAt);
         // The task never finished anywhere: it is recorded when its books are closed, taking no time.
-        record.put("startedAt", now);
-        record.put("finishedAt", now);
-        record.put("durationMs", 0L);
-        record.put("attempt", receives);
-        record.put("recordedBy", "dead-letter recorder");
-        return record;
+        return new TaskRecord(runId, taskId, kind == null ? "unknown" : kind, TaskStatus.FAILED, reason, enqueuedAt, now, now, 0,
+                receives, WorkerInvocation.NONE, null, null, null, "dead-letter recorder", null);
     }
 
     /** 0 when SQS gave no count: the reason then says "receive count 0" rather than inventing one. */

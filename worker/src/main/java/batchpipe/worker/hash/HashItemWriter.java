@@ -1,5 +1,6 @@
 package batchpipe.worker.hash;
 
+import batchpipe.common.table.TableCall;
 import batchpipe.common.table.TableKeys;
 import batchpipe.worker.task.WriteStats;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -59,7 +60,7 @@ public final class HashItemWriter implements HashSink {
                 backoff.sleep(attempt);
             }
             List<WriteRequest> batch = pending;
-            BatchWriteItemResponse response = writes.time(() -> dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, batch))));
+            BatchWriteItemResponse response = writes.time(TableCall.HASH_BATCH_WRITE, () -> dynamoDb.batchWriteItem(b -> b.requestItems(Map.of(table, batch))));
             List<WriteRequest> unprocessed = response.hasUnprocessedItems() ? response.unprocessedItems().get(table) : null;
             pending = unprocessed == null ? List.of() : new ArrayList<>(unprocessed);
         }

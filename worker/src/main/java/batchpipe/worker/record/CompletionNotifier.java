@@ -3,7 +3,9 @@ package batchpipe.worker.record;
 import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.table.TableKeys;
-import batchpipe.worker.task.WriteStats;
+import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.TableCall;
+import batchpipe.common.table.ProgressShards;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -20,10 +22,10 @@ import java.util.function.Supplier;
  * itself (or the dead-letter recorder, which counts it under the same id) sends again: it may have died
  * between the claim and the send, and the idempotent aggregator absorbs a second message.
  */
-final class CompletionNotifier {
+public final class CompletionNotifier {
     private static final StructuredLog LOG = StructuredLog.of(CompletionNotifier.class);
     /** The task that sends the run's completion, and when it claimed it: attributes of the run record. */
-    static final String CLAIM = "completionSentBy";
+    static final String CLAIM = ProgressShards.COMPLETION_CLAIM;
     static final String CLAIMED_AT = "completionSentAt";
 
     private final DynamoDbClient dynamoDb;
@@ -32,7 +34,7 @@ final class CompletionNotifier {
     private final String table;
     private final String completionsQueueUrl;
 
-    CompletionNotifier(DynamoDbClient dynamoDb, Supplier<SqsClient> sqsClient, String table, String completionsQueueUrl) {
+    public CompletionNotifier(DynamoDbClient dynamoDb, Supplier<SqsClient> sqsClient, String table, String completionsQueueUrl) {
         this.dynamoDb = dynamoDb;
         this.sqsClient = sqsClient;
         this.table = table;
@@ -40,14 +42,14 @@ final class CompletionNotifier {
     }
 
     /** @param claimedBy the run record's claim as the count that completed the run read it, or null */
-    void notifyOnce(String runId, String taskId, String claimedBy, WriteStats writes) {
+    void notifyOnce(String runId, String taskId, String claimedBy, CallTimer writes) {
         if (claimedBy != null && !claimedBy.equals(taskId)) {
             LOG.info("run already complete; another task sends its completion", "completionSentBy", claimedBy);
             return;
         }
         try {
-            writes.time(() -> dynamoDb.updateItem(b -> b.tableName(table)
-                    .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(TableKeys.RUN_SK)))
+            writes.time(TableCall.COMPLETION_CLAIM, () -> dynamoDb.updateItem(b -> b.tableName(table)
+                    .key(TableKeys.key(runId, TableKeys.RUN_SK))
                     .updateExpression("SET " + CLAIM + " = :task, " + CLAIMED_AT + " = if_not_exists(" + CLAIMED_AT + ", :now)")
                     .conditionExpression("attribute_not_exists(" + CLAIM + ") OR " + CLAIM + " = :task")
                     .expressionAttributeValues(Map.of(

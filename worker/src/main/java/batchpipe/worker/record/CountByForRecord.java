@@ -1,5 +1,6 @@
 package batchpipe.worker.record;
 
+import batchpipe.common.run.CountAccuracy;
 import batchpipe.worker.scan.ApproximateCounts;
 
 import java.util.ArrayList;
@@ -27,40 +28,15 @@ public final class CountByForRecord {
     public static final int TOP_VALUES = 100;
     public static final int MAX_VALUE_LENGTH = 128;
 
-    /** How one path's figures were obtained. */
-    public record Accuracy(boolean countsExact, long maxOverCount, boolean distinctExact) {
-        public static final Accuracy EXACT = new Accuracy(true, 0, true);
-
-        public boolean exact() {
-            return countsExact && distinctExact;
-        }
-
-        /** {@code {"counts":"approximate","maxOverCount":12,"distinct":"estimated"}} (no maxOverCount when exact). */
-        Map<String, Object> forRecord() {
-            Map<String, Object> fields = new LinkedHashMap<>();
-            fields.put("counts", countsExact ? "exact" : "approximate");
-            if (!countsExact) fields.put("maxOverCount", maxOverCount);
-            fields.put("distinct", distinctExact ? "exact" : "estimated");
-            return fields;
-        }
-    }
-
     /** The record's {@code countBy}, {@code countByOther}, {@code countByDistinct} and {@code countByAccuracy} fields. */
     public record Fitted(Map<String, Map<String, Long>> countBy, Map<String, Long> other, Map<String, Long> distinct,
-                         Map<String, Accuracy> accuracy) {
+                         Map<String, CountAccuracy> accuracy) {
         public boolean truncated() {
             return other.values().stream().anyMatch(n -> n > 0);
         }
 
         public boolean exact() {
-            return accuracy.values().stream().allMatch(Accuracy::exact);
-        }
-
-        /** The {@code countByAccuracy} field: per path, as {@link Accuracy#forRecord()}. */
-        public Map<String, Map<String, Object>> accuracyForRecord() {
-            Map<String, Map<String, Object>> fields = new TreeMap<>();
-            accuracy.forEach((path, a) -> fields.put(path, a.forRecord()));
-            return fields;
+            return accuracy.values().stream().allMatch(CountAccuracy::exact);
         }
     }
 
@@ -76,7 +52,7 @@ public final class CountByForRecord {
         Map<String, Map<String, Long>> kept = new TreeMap<>();
         Map<String, Long> other = new TreeMap<>();
         Map<String, Long> distinct = new TreeMap<>();
-        Map<String, Accuracy> accuracy = new TreeMap<>();
+        Map<String, CountAccuracy> accuracy = new TreeMap<>();
         countBy.forEach((path, values) -> {
             ApproximateCounts approximateCounts = approximate.get(path);
             List<Map.Entry<String, Long>> sorted = new ArrayList<>(values.entrySet());
@@ -102,13 +78,13 @@ public final class CountByForRecord {
             if (approximateCounts == null) {
                 other.put(path, rest);
                 distinct.put(path, (long) values.size());
-                accuracy.put(path, Accuracy.EXACT);
+                accuracy.put(path, CountAccuracy.EXACT);
             } else {
                 // the sketch's values are not all the values: the rest is what the exact total leaves
                 other.put(path, Math.max(0, approximateCounts.events() - keptEvents));
                 distinct.put(path, approximateCounts.distinctEstimate());
                 long maxOverCount = topOverCounts.values().stream().mapToLong(Long::longValue).max().orElse(0);
-                accuracy.put(path, new Accuracy(false, maxOverCount, false));
+                accuracy.put(path, new CountAccuracy(false, maxOverCount, false));
             }
         });
         return new Fitted(kept, other, distinct, accuracy);

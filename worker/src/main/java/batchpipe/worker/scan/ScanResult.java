@@ -1,9 +1,9 @@
 package batchpipe.worker.scan;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.json.JsonFields;
 
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,26 +49,21 @@ public record ScanResult(long events, long malformed, List<Long> malformedLines,
      * {@code approximate} when empty (so exact results print as they always did).
      */
     public String toJson() {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("events", events);
-        json.put("malformed", malformed);
-        json.put("malformedLines", malformedLines);
-        json.put("oversizedLines", oversizedLines);
-        json.put("bytes", bytes);
-        json.put("compressedBytes", compressedBytes);
-        json.put("countBy", countBy);
-        if (matches != null) {
-            json.put("matches", matches);
-        }
+        JsonFields json = new JsonFields()
+                .put("events", events)
+                .put("malformed", malformed)
+                .put("malformedLines", malformedLines)
+                .put("oversizedLines", oversizedLines)
+                .put("bytes", bytes)
+                .put("compressedBytes", compressedBytes)
+                .put("countBy", countBy)
+                .putPresent("matches", matches);
         if (!approximate.isEmpty()) {
-            Map<String, Object> paths = new LinkedHashMap<>();
-            approximate.forEach((path, a) -> {
-                Map<String, Object> p = new LinkedHashMap<>();
-                p.put("events", a.events());
-                p.put("distinctEstimate", a.distinctEstimate());
-                p.put("overCounts", a.overCounts());
-                paths.put(path, p);
-            });
+            JsonFields paths = new JsonFields();
+            approximate.forEach((path, a) -> paths.put(path, new JsonFields()
+                    .put("events", a.events())
+                    .put("distinctEstimate", a.distinctEstimate())
+                    .put("overCounts", a.overCounts())));
             json.put("approximate", paths);
         }
         return Json.write(json);

@@ -1,5 +1,7 @@
 package batchpipe.worker.task;
 
+import batchpipe.common.run.WorkerInvocation;
+
 /**
  * Facts about the invocation a task ran in, stored on its record so the aggregator can break figures
  * down by architecture and memory and tell cold starts apart.
@@ -9,6 +11,11 @@ package batchpipe.worker.task;
  */
 public record Invocation(String requestId, String functionName, String functionVersion, int memoryMb,
                          String architecture, int threads, double vcpuShare, boolean coldStart, Long initMs) {
+
+    /** The invocation as its task records state it. */
+    public WorkerInvocation forRecord() {
+        return new WorkerInvocation(requestId, functionName, functionVersion, memoryMb, architecture, threads, vcpuShare, coldStart, initMs);
+    }
 
     /** The JVM's os.arch in Lambda's own words. */
     public static String normalizedArchitecture(String osArch) {

@@ -1,6 +1,12 @@
 package batchpipe.worker.task;
 
 import batchpipe.common.log.StructuredLog;
+import batchpipe.common.run.HashOutcome;
+import batchpipe.common.run.ScanOutcome;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WriteTimes;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.InvalidTaskException;
 import batchpipe.common.task.NotATaskException;
@@ -8,9 +14,10 @@ import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.batch.ReceiveCount;
+import batchpipe.worker.batch.SentTimestamp;
 import batchpipe.worker.hash.HashExecutor;
 import batchpipe.worker.record.CountByForRecord;
-import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.worker.record.TaskBooks;
 import batchpipe.worker.scan.ScanExecutor;
 import batchpipe.worker.scan.ScanResult;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -41,23 +48,27 @@ public final class TaskProcessor {
     private static final StructuredLog LOG = StructuredLog.of(TaskProcessor.class);
 
     private final TaskCodec codec;
-    private final TaskRecordStore records;
+    private final TaskBooks books;
     private final ScanExecutor scans;
     private final HashExecutor hashes;
     private final int maxReceiveCount;
     private final Clock clock;
 
-    public TaskProcessor(TaskCodec codec, TaskRecordStore records, ScanExecutor scans, HashExecutor hashes,
+    public TaskProcessor(TaskCodec codec, TaskBooks books, ScanExecutor scans, HashExecutor hashes,
                          int maxReceiveCount, Clock clock) {
         this.codec = codec;
-        this.records = records;
+        this.books = books;
         this.scans = scans;
         this.hashes = hashes;
         this.maxReceiveCount = maxReceiveCount;
         this.clock = clock;
     }
 
-    public boolean process(SQSMessage message, Invocation invocation, TaskMetrics metrics) {
+    /**
+     * @param ledger where the invocation keeps this task's DynamoDB calls and any run it completes, which
+     *               the invocation announces at its end (so a true answer still waits for that)
+     */
+    public boolean process(SQSMessage message, Invocation invocation, TaskMetrics metrics, InvocationLedger ledger) {
         Instant startedAt = clock.instant();
         int attempt = receiveCount(message);
         Task task;
@@ -73,12 +84,12 @@ public final class TaskProcessor {
             return StructuredLog.withContext(identifiers(e.runId(), e.taskId(), message), () -> {
                 LOG.warn("task rejected", "reason", e.getMessage());
                 metrics.task(e.kind(), "rejected", 0);
-                return recordQuietly(finalRecord(e.runId(), e.taskId(), e.kind(), null, "rejected", e.getMessage(),
-                        startedAt, attempt, invocation), new WriteStats(), message);
+                return recordQuietly(finalRecord(e.runId(), e.taskId(), e.kind(), null, TaskStatus.REJECTED, e.getMessage(),
+                        startedAt, attempt, invocation, null, message), ledger.statsFor(e.runId()), ledger, message);
             });
         }
         return StructuredLog.withContext(identifiers(task.runId(), task.taskId(), message),
-                () -> run(task, message, invocation, metrics, startedAt, attempt));
+                () -> run(task, message, invocation, metrics, startedAt, attempt, ledger));
     }
 
     private static Map<String, String> identifiers(String runId, String taskId, SQSMessage message) {
@@ -89,19 +100,21 @@ public final class TaskProcessor {
         return ids;
     }
 
-    private boolean run(Task task, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt) {
-        WriteStats writes = new WriteStats();
+    private boolean run(Task task, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt,
+                        InvocationLedger ledger) {
+        WriteStats writes = ledger.statsFor(task.runId());
         try {
-            if (!records.runExists(task.runId())) {
+            if (!books.runExists(task.runId(), writes)) {
                 // Nothing could count or report it: fail it, so it reaches the dead-letter queue (and from
                 // there the poison queue) instead of leaving a record that no run will ever read.
                 LOG.warn("task of a run that has no run record; failing it so it reaches the dead-letter queue", "attempt", attempt);
                 return false;
             }
-            Optional<Map<String, Object>> earlier = records.find(task.runId(), task.taskId());
+            Optional<TaskRecord> earlier = books.records().find(task.runId(), task.taskId(), writes);
             if (earlier.isPresent()) {
                 // A redelivery of a finished task: change nothing, only finish its bookkeeping.
-                records.countOnce(task.runId(), task.taskId(), (String) earlier.get().get("status"), writes);
+                ProgressShards.Count count = books.count(task.runId(), task.taskId(), earlier.get().status(), writes);
+                closed(task.runId(), task.taskId(), count, ledger, message);
                 LOG.info("task already recorded; redelivery ignored");
                 return true;
             }
@@ -109,14 +122,14 @@ public final class TaskProcessor {
             LOG.error("could not read the task record; will retry", e);
             return false;
         }
-        Map<String, Object> result;
+        Outcome outcome;
         try {
-            result = execute(task, writes);
+            outcome = execute(task, writes);
         } catch (PermanentTaskException e) {
             LOG.warn("task rejected", "reason", e.getMessage());
             metrics.task(task.kind().wireName(), "rejected", elapsedMs(startedAt));
-            return recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), "rejected",
-                    e.getMessage(), startedAt, attempt, invocation), writes, message);
+            return recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), TaskStatus.REJECTED,
+                    e.getMessage(), startedAt, attempt, invocation, null, message), writes, ledger, message);
         } catch (Exception e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
             String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -124,42 +137,41 @@ public final class TaskProcessor {
                 LOG.error("task failed on its last allowed receive; recording it before it goes to the dead-letter queue", e,
                         "attempt", attempt);
                 metrics.task(task.kind().wireName(), "failed", elapsedMs(startedAt));
-                recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), "failed",
-                        reason, startedAt, attempt, invocation), writes, message);
+                recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), TaskStatus.FAILED,
+                        reason, startedAt, attempt, invocation, null, message), writes, ledger, message);
             } else {
                 LOG.warn("task failed transiently; it will be retried", "attempt", attempt, "reason", reason);
                 metrics.task(task.kind().wireName(), "retried", elapsedMs(startedAt));
-                keepAttemptError(task, attempt, reason);
+                keepAttemptError(task, attempt, reason, writes);
             }
             return false;
         }
-        Map<String, Object> record = finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(),
-                "done", null, startedAt, attempt, invocation);
-        record.putAll(result);
-        TaskRecordStore.Recorded recorded = record(record, writes);
+        TaskRecord record = finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(),
+                TaskStatus.DONE, null, startedAt, attempt, invocation, outcome, message);
+        TaskBooks.Recorded recorded = record(record, writes, ledger, message);
         if (recorded == null) {
-            keepAttemptError(task, attempt, "the task ran but its record could not be written or counted");
+            keepAttemptError(task, attempt, "the task ran but its record could not be written or counted", writes);
             return false;
         }
         if (recorded.written()) {
-            metrics.task(task.kind().wireName(), "done", (Long) record.get("durationMs"));
-            if (result.get("events") instanceof Long events) metrics.scanned(events, (Long) result.get("bytes"));
-            if (result.get("hashes") instanceof Integer hashed) metrics.hashed(hashed);
-            LOG.info("task done", "durationMs", record.get("durationMs"), "attempt", attempt);
+            metrics.task(task.kind().wireName(), "done", record.durationMs());
+            if (outcome.scan() != null) metrics.scanned(outcome.scan().events(), outcome.scan().bytes());
+            if (outcome.hash() != null) metrics.hashed(outcome.hash().hashes());
+            LOG.info("task done", "durationMs", record.durationMs(), "attempt", attempt);
         } else {
             // Another delivery of the same message (SQS is at-least-once) recorded the task first: this
             // run's work is discarded and the task counted once, with the status that delivery stored.
-            metrics.task(task.kind().wireName(), "duplicate", (Long) record.get("durationMs"));
+            metrics.task(task.kind().wireName(), "duplicate", record.durationMs());
             LOG.info("duplicate delivery: another delivery recorded this task first; counted once with its status",
-                    "storedStatus", recorded.status(), "attempt", attempt);
+                    "storedStatus", recorded.status().wireName(), "attempt", attempt);
         }
         return true;
     }
 
     /** Best effort: the error only helps explain a task that later dead-letters. */
-    private void keepAttemptError(Task task, int attempt, String reason) {
+    private void keepAttemptError(Task task, int attempt, String reason, WriteStats writes) {
         try {
-            records.recordAttemptError(task.runId(), task.taskId(), attempt, reason, clock.millis());
+            books.records().recordAttemptError(task.runId(), task.taskId(), attempt, reason, clock.millis(), writes);
         } catch (RuntimeException e) {
             LOG.warn("could not keep the attempt's error", "reason", e.getMessage());
         }
@@ -169,74 +181,56 @@ public final class TaskProcessor {
         return clock.instant().toEpochMilli() - startedAt.toEpochMilli();
     }
 
-    private Map<String, Object> execute(Task task, WriteStats writes) throws Exception {
-        Map<String, Object> result = new LinkedHashMap<>();
-        switch (task) {
-            case ScanTask scan -> {
-                ScanResult stats = scans.execute(scan);
-                result.put("bucket", scan.bucket());
-                result.put("key", scan.key());
-                result.put("events", stats.events());
-                result.put("malformed", stats.malformed());
-                result.put("malformedLines", stats.malformedLines());
-                result.put("oversizedLines", stats.oversizedLines());
-                result.put("bytes", stats.bytes());
-                result.put("compressedBytes", stats.compressedBytes());
-                CountByForRecord.Fitted countBy = CountByForRecord.fit(stats.countBy(), stats.approximate());
-                result.put("countBy", countBy.countBy());
-                result.put("countByDistinct", countBy.distinct());
-                if (countBy.truncated()) result.put("countByOther", countBy.other());
-                // only when some path outgrew exact counting, so exact records (and their item size) stay as they were
-                if (!countBy.exact()) result.put("countByAccuracy", countBy.accuracyForRecord());
-                if (stats.matches() != null) result.put("matches", stats.matches());
-            }
-            case HashTask hash -> {
-                result.put("hashes", hashes.execute(hash, writes));
-                result.put("cost", hash.cost());
-            }
-        }
-        return result;
+    /** What the task did: a scan's outcome or a hash batch's, the other null. */
+    private record Outcome(ScanOutcome scan, HashOutcome hash) {
     }
 
-    private Map<String, Object> finalRecord(String runId, String taskId, String kind, Instant enqueuedAt, String status,
-                                            String reason, Instant startedAt, int attempt, Invocation invocation) {
-        Instant finishedAt = clock.instant();
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("runId", runId);
-        record.put("taskId", taskId);
-        record.put("kind", kind);
-        record.put("status", status);
-        if (reason != null) record.put("reason", reason);
-        if (enqueuedAt != null) record.put("enqueuedAt", enqueuedAt.toEpochMilli());
-        record.put("startedAt", startedAt.toEpochMilli());
-        record.put("finishedAt", finishedAt.toEpochMilli());
-        record.put("durationMs", finishedAt.toEpochMilli() - startedAt.toEpochMilli());
-        record.put("attempt", attempt);
-        record.put("requestId", invocation.requestId());
-        record.put("functionName", invocation.functionName());
-        record.put("functionVersion", invocation.functionVersion());
-        record.put("memoryMb", invocation.memoryMb());
-        record.put("architecture", invocation.architecture());
-        record.put("threads", invocation.threads());
-        record.put("vcpuShare", invocation.vcpuShare());
-        record.put("coldStart", invocation.coldStart());
-        if (invocation.initMs() != null) record.put("initMs", invocation.initMs());
-        return record;
+    private Outcome execute(Task task, WriteStats writes) throws Exception {
+        return switch (task) {
+            case ScanTask scan -> {
+                ScanResult stats = scans.execute(scan);
+                CountByForRecord.Fitted countBy = CountByForRecord.fit(stats.countBy(), stats.approximate());
+                yield new Outcome(new ScanOutcome(scan.bucket(), scan.key(), stats.events(), stats.malformed(), stats.malformedLines(),
+                        stats.oversizedLines(), stats.bytes(), stats.compressedBytes(), countBy.countBy(), countBy.distinct(),
+                        countBy.truncated() ? countBy.other() : null,
+                        // only when some path outgrew exact counting, so exact records (and their item size) stay as they were
+                        countBy.exact() ? null : countBy.accuracy(),
+                        stats.matches()), null);
+            }
+            case HashTask hash -> new Outcome(null, new HashOutcome(hashes.execute(hash, writes), hash.cost()));
+        };
+    }
+
+    private TaskRecord finalRecord(String runId, String taskId, String kind, Instant enqueuedAt, TaskStatus status,
+                                   String reason, Instant startedAt, int attempt, Invocation invocation, Outcome outcome,
+                                   SQSMessage message) {
+        long finishedAt = clock.instant().toEpochMilli();
+        return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt == null ? null : enqueuedAt.toEpochMilli(),
+                startedAt.toEpochMilli(), finishedAt, finishedAt - startedAt.toEpochMilli(), attempt, invocation.forRecord(),
+                null, outcome == null ? null : outcome.scan(), outcome == null ? null : outcome.hash(), null, null,
+                SentTimestamp.of(message));
     }
 
     /** Writes the final record; a failure to write it is transient, so the message comes back. */
-    private boolean recordQuietly(Map<String, Object> record, WriteStats writes, SQSMessage message) {
-        return record(record, writes) != null;
+    private boolean recordQuietly(TaskRecord record, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
+        return record(record, writes, ledger, message) != null;
+    }
+
+    /** The task is recorded and counted: the invocation says so, and announces the run at its end if this completed it. */
+    private static void closed(String runId, String taskId, ProgressShards.Count count, InvocationLedger ledger, SQSMessage message) {
+        ledger.taskClosed(runId);
+        if (count.runComplete()) {
+            ledger.runCompleted(new InvocationLedger.Completion(runId, taskId, count.completionClaimedBy(), message.getMessageId()));
+        }
     }
 
     /** Writes and counts the final record; null when that failed (the message must come back). */
-    private TaskRecordStore.Recorded record(Map<String, Object> record, WriteStats writes) {
+    private TaskBooks.Recorded record(TaskRecord record, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
         try {
-            // The write of the record itself is one more DynamoDB call of this task.
-            record.put("ddbWriteCalls", writes.calls() + 1);
-            record.put("ddbWriteMsTotal", writes.totalMs());
-            record.put("ddbWriteMsMax", writes.maxMs());
-            return records.recordFinal(record, writes);
+            // The write of the record itself is one more DynamoDB call of this task (timed in the invocation record).
+            TaskBooks.Recorded recorded = books.close(record.withWrites(new WriteTimes(writes.calls() + 1, writes.totalMs(), writes.maxMs())), writes);
+            closed(record.runId(), record.taskId(), recorded.count(), ledger, message);
+            return recorded;
         } catch (RuntimeException e) {
             LOG.error("could not write or count the task record; the message will be retried", e);
             return null;

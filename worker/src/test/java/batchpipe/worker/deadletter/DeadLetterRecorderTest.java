@@ -2,7 +2,12 @@ package batchpipe.worker.deadletter;
 
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
-import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
+import batchpipe.worker.record.TaskBooks;
+import batchpipe.worker.record.TaskRecords;
 import batchpipe.worker.task.WriteStats;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -35,20 +40,24 @@ class DeadLetterRecorderTest {
             + "\"enqueuedAt\":\"2026-11-30T01:02:03Z\",\"cost\":4,\"count\":2,\"prefix\":\"p_\",\"start\":3}";
     private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
 
-    private TaskRecordStore records;
+    private TaskBooks books;
+    private TaskRecords records;
     private PoisonQueue poison;
     private DeadLetterRecorder recorder;
 
     @BeforeEach
     void setUp() {
-        records = mock(TaskRecordStore.class);
+        books = mock(TaskBooks.class);
+        records = mock(TaskRecords.class);
+        when(books.records()).thenReturn(records);
         poison = mock(PoisonQueue.class);
-        when(records.runExists("r1")).thenReturn(true);
-        when(records.find(anyString(), anyString())).thenReturn(Optional.empty());
+        when(books.runExists(eq("r1"), any())).thenReturn(true);
+        when(books.count(anyString(), anyString(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
+        when(records.find(anyString(), anyString(), any())).thenReturn(Optional.empty());
         when(records.lastAttemptError(anyString(), anyString())).thenReturn(Optional.empty());
-        when(records.recordFinal(anyMap(), any())).thenAnswer(call ->
-                new TaskRecordStore.Recorded(true, (String) call.<Map<String, Object>>getArgument(0).get("status")));
-        recorder = new DeadLetterRecorder(new TaskCodec(TaskLimits.defaults()), records, poison, Clock.fixed(NOW, ZoneOffset.UTC));
+        when(books.close(any(TaskRecord.class), any())).thenAnswer(call ->
+                new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status(), ProgressShards.Count.RUN_NOT_COMPLETE));
+        recorder = new DeadLetterRecorder(new TaskCodec(TaskLimits.defaults()), books, poison, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private static SQSMessage message(String id, String body, String receiveCount) {
@@ -59,11 +68,15 @@ class DeadLetterRecorderTest {
         return m;
     }
 
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> recorded() {
-        ArgumentCaptor<Map<String, Object>> captor = ArgumentCaptor.forClass(Map.class);
-        verify(records).recordFinal(captor.capture(), any(WriteStats.class));
+    private TaskRecord recorded() {
+        ArgumentCaptor<TaskRecord> captor = ArgumentCaptor.forClass(TaskRecord.class);
+        verify(books).close(captor.capture(), any(CallTimer.class));
         return captor.getValue();
+    }
+
+    /** A stored record of the task with this status. */
+    private static TaskRecord stored(String taskId, TaskStatus status) {
+        return new TaskRecord("r1", taskId, "hash", status, null, null, 0, 0, 0, 1, null, null, null, null, null, null);
     }
 
     @Test
@@ -75,10 +88,15 @@ class DeadLetterRecorderTest {
         SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6")));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        assertThat(recorded()).containsEntry("runId", "r1").containsEntry("taskId", "hash-000002").containsEntry("kind", "hash")
-                .containsEntry("status", "failed").containsEntry("attempt", 6)
-                .containsEntry("enqueuedAt", Instant.parse("2026-11-30T01:02:03Z").toEpochMilli())
-                .containsEntry("reason", "reached the dead-letter queue (SQS receive count 6); last error: attempt 4: IOException: reset");
+        TaskRecord recorded = recorded();
+        assertThat(recorded.runId()).isEqualTo("r1");
+        assertThat(recorded.taskId()).isEqualTo("hash-000002");
+        assertThat(recorded.kind()).isEqualTo("hash");
+        assertThat(recorded.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(recorded.attempt()).isEqualTo(6);
+        assertThat(recorded.enqueuedAt()).isEqualTo(Instant.parse("2026-11-30T01:02:03Z").toEpochMilli());
+        assertThat(recorded.reason()).isEqualTo("reached the dead-letter queue (SQS receive count 6); last error: attempt 4: IOException: reset");
+        assertThat(recorded.recordedBy()).isEqualTo("dead-letter recorder");
         verify(records).markDeadLettered("r1", "hash-000002", 6, NOW.toEpochMilli());
         verifyNoInteractions(poison);
     }
@@ -87,14 +105,14 @@ class DeadLetterRecorderTest {
     void record_taskRecordedButNeverCountedIsCountedWithItsStoredStatus() {
         // Regression for "recorded done but never counted": the last delivery wrote the record and died
         // (or was throttled) before its count; the run could never complete.
-        when(records.find("r1", "hash-000002")).thenReturn(Optional.of(Map.of("status", "done")));
+        when(records.find(eq("r1"), eq("hash-000002"), any())).thenReturn(Optional.of(stored("hash-000002", TaskStatus.DONE)));
 
         SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6")));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        verify(records, never()).recordFinal(anyMap(), any());
+        verify(books, never()).close(any(), any());
         verify(records).markDeadLettered("r1", "hash-000002", 6, NOW.toEpochMilli());
-        verify(records).countOnce(eq("r1"), eq("hash-000002"), eq("done"), any(WriteStats.class));
+        verify(books).count(eq("r1"), eq("hash-000002"), eq(TaskStatus.DONE), any(CallTimer.class));
     }
 
     @Test
@@ -105,7 +123,7 @@ class DeadLetterRecorderTest {
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         verify(poison).send(eq(notATask), org.mockito.ArgumentMatchers.startsWith("not a task: "));
-        verify(records, never()).recordFinal(anyMap(), any());
+        verify(books, never()).close(any(), any());
     }
 
     @Test
@@ -116,14 +134,14 @@ class DeadLetterRecorderTest {
         recorder.record(List.of(message));
 
         verify(poison).send(message, "run no-such-run has no run record: task hash-000002 cannot be recorded against it");
-        verify(records, never()).recordFinal(anyMap(), any());
-        verify(records, never()).countOnce(anyString(), anyString(), anyString(), any());
+        verify(books, never()).close(any(), any());
+        verify(books, never()).count(anyString(), anyString(), any(), any());
     }
 
     @Test
     void record_failedStepReturnsOnlyThatMessageToTheQueue() {
-        doThrow(new IllegalStateException("throttled")).when(records).countOnce(eq("r1"), eq("hash-000003"), anyString(), any());
-        when(records.find("r1", "hash-000003")).thenReturn(Optional.of(Map.of("status", "done")));
+        doThrow(new IllegalStateException("throttled")).when(books).count(eq("r1"), eq("hash-000003"), any(), any());
+        when(records.find(eq("r1"), eq("hash-000003"), any())).thenReturn(Optional.of(stored("hash-000003", TaskStatus.DONE)));
         String other = HASH_BODY.replace("hash-000002", "hash-000003");
 
         SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6"), message("m2", other, "6")));
@@ -137,7 +155,18 @@ class DeadLetterRecorderTest {
 
         recorder.record(List.of(message("m1", tooCostly, "5")));
 
-        assertThat(recorded()).containsEntry("taskId", "hash-000002").containsEntry("status", "failed");
+        assertThat(recorded().taskId()).isEqualTo("hash-000002");
+        assertThat(recorded().status()).isEqualTo(TaskStatus.FAILED);
         verifyNoInteractions(poison);
+    }
+
+    @Test
+    void record_aTaskWhoseCountCompletesTheRunAnnouncesTheRunAtOnce() {
+        when(books.close(any(TaskRecord.class), any())).thenReturn(
+                new TaskBooks.Recorded(true, TaskStatus.FAILED, new ProgressShards.Count(true, null)));
+
+        recorder.record(List.of(message("m1", HASH_BODY, "6")));
+
+        verify(books).announceCompletion(eq("r1"), eq("hash-000002"), eq(null), any());
     }
 }

@@ -1,5 +1,6 @@
 package batchpipe.worker.record;
 
+import batchpipe.common.run.CountAccuracy;
 import batchpipe.worker.scan.ApproximateCounts;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +52,7 @@ class CountByForRecordTest {
     void fit_recordsExactCountsAsExact() {
         CountByForRecord.Fitted fitted = CountByForRecord.fit(Map.of("level", Map.of("INFO", 7L)));
         assertThat(fitted.exact()).isTrue();
-        assertThat(fitted.accuracy()).containsEntry("level", CountByForRecord.Accuracy.EXACT);
+        assertThat(fitted.accuracy()).containsEntry("level", CountAccuracy.EXACT);
     }
 
     @Test
@@ -67,13 +68,10 @@ class CountByForRecordTest {
                 Map.of("user.id", new ApproximateCounts(1_000_000L, 812_345L, overCounts)));
 
         assertThat(fitted.exact()).isFalse();
-        assertThat(fitted.accuracy()).containsEntry("level", CountByForRecord.Accuracy.EXACT)
-                .containsEntry("user.id", new CountByForRecord.Accuracy(false, 30L, false));
+        assertThat(fitted.accuracy()).containsEntry("level", CountAccuracy.EXACT)
+                .containsEntry("user.id", new CountAccuracy(false, 30L, false));
         assertThat(fitted.distinct()).containsEntry("user.id", 812_345L).containsEntry("level", 1L);
         long kept = fitted.countBy().get("user.id").values().stream().mapToLong(Long::longValue).sum();
         assertThat(fitted.other()).containsEntry("user.id", 1_000_000L - kept);
-        assertThat(fitted.accuracyForRecord()).isEqualTo(Map.of(
-                "level", Map.of("counts", "exact", "distinct", "exact"),
-                "user.id", Map.of("counts", "approximate", "maxOverCount", 30L, "distinct", "estimated")));
     }
 }

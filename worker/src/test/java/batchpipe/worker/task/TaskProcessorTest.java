@@ -5,7 +5,16 @@ import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.worker.hash.HashExecutor;
-import batchpipe.worker.record.TaskRecordStore;
+import batchpipe.common.run.CountAccuracy;
+import batchpipe.common.run.HashOutcome;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.run.WorkerInvocation;
+import batchpipe.common.run.WriteTimes;
+import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
+import batchpipe.worker.record.TaskBooks;
+import batchpipe.worker.record.TaskRecords;
 import batchpipe.worker.scan.ApproximateCounts;
 import batchpipe.worker.scan.ScanExecutor;
 import batchpipe.worker.scan.ScanResult;
@@ -52,7 +61,9 @@ class TaskProcessorTest {
     private static final long STARTED = 1_796_000_530_000L;   // 7 s later
     private static final long FINISHED = 1_796_000_532_500L;  // 2.5 s after the start
 
-    private TaskRecordStore records;
+    private final InvocationLedger ledger = new InvocationLedger();
+    private TaskBooks books;
+    private TaskRecords records;
     private ScanExecutor scans;
     private HashExecutor hashes;
     private TaskProcessor processor;
@@ -83,13 +94,16 @@ class TaskProcessorTest {
 
     @BeforeEach
     void setUp() {
-        records = mock(TaskRecordStore.class);
-        when(records.runExists(anyString())).thenReturn(true);
-        when(records.recordFinal(anyMap(), any())).thenAnswer(call ->
-                new TaskRecordStore.Recorded(true, (String) call.<Map<String, Object>>getArgument(0).get("status")));
+        books = mock(TaskBooks.class);
+        records = mock(TaskRecords.class);
+        when(books.records()).thenReturn(records);
+        when(books.runExists(anyString(), any())).thenReturn(true);
+        when(books.count(anyString(), anyString(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
+        when(books.close(any(TaskRecord.class), any())).thenAnswer(call ->
+                new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status(), ProgressShards.Count.RUN_NOT_COMPLETE));
         scans = mock(ScanExecutor.class);
         hashes = mock(HashExecutor.class);
-        processor = new TaskProcessor(new TaskCodec(TaskLimits.defaults()), records, scans, hashes, 3,
+        processor = new TaskProcessor(new TaskCodec(TaskLimits.defaults()), books, scans, hashes, 3,
                 new StepClock(STARTED, FINISHED));
     }
 
@@ -101,137 +115,107 @@ class TaskProcessorTest {
         return m;
     }
 
-    @SuppressWarnings("unchecked")
-    private Map<String, Object> recorded() {
-        ArgumentCaptor<Map<String, Object>> captor = ArgumentCaptor.forClass(Map.class);
-        verify(records).recordFinal(captor.capture(), any(WriteStats.class));
+    private TaskRecord recorded() {
+        ArgumentCaptor<TaskRecord> captor = ArgumentCaptor.forClass(TaskRecord.class);
+        verify(books).close(captor.capture(), any(WriteStats.class));
         return captor.getValue();
+    }
+
+    /** INVOCATION as a record states it. */
+    private static final WorkerInvocation RECORDED_INVOCATION =
+            new WorkerInvocation("req-1", "batchpipe-worker", "$LATEST", 1024, "arm64", 2, 0.579, true, 250L);
+    /** No timed call, plus the record's own put. */
+    private static final WriteTimes ONLY_THE_RECORD_PUT = new WriteTimes(1, 0.0, 0.0);
+
+    private static TaskRecord storedWith(TaskStatus status) {
+        return new TaskRecord("r1", "hash-000001", "hash", status, null, null, 0, 0, 0, 1, null, null, null, null, null, null);
     }
 
     @Test
     void process_notATaskReturnsFalseAndRecordsNothing() {
-        boolean deletable = processor.process(message("this is not a task", "1"), INVOCATION, metrics);
+        boolean deletable = processor.process(message("this is not a task", "1"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isFalse();
-        verifyNoInteractions(records, scans, hashes);
+        verifyNoInteractions(books, records, scans, hashes);
     }
 
     @Test
     void process_invalidTaskIsRecordedRejectedWithTheReason() {
         String body = HASH_BODY.replace("\"cost\":4", "\"cost\":20");
 
-        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
-        assertThat(recorded()).containsExactly(
-                entry("runId", "r1"),
-                entry("taskId", "hash-000001"),
-                entry("kind", "hash"),
-                entry("status", "rejected"),
-                entry("reason", "'cost' is 20, outside the allowed range 4 to 14 (MAX_HASH_COST)"),
-                entry("startedAt", STARTED),
-                entry("finishedAt", FINISHED),
-                entry("durationMs", 2_500L),
-                entry("attempt", 1),
-                entry("requestId", "req-1"),
-                entry("functionName", "batchpipe-worker"),
-                entry("functionVersion", "$LATEST"),
-                entry("memoryMb", 1024),
-                entry("architecture", "arm64"),
-                entry("threads", 2),
-                entry("vcpuShare", 0.579),
-                entry("coldStart", true),
-                entry("initMs", 250L),
-                entry("ddbWriteCalls", 1L),
-                entry("ddbWriteMsTotal", 0.0),
-                entry("ddbWriteMsMax", 0.0));
-        verify(records, never()).find(anyString(), anyString());
+        assertThat(recorded()).isEqualTo(new TaskRecord("r1", "hash-000001", "hash", TaskStatus.REJECTED,
+                "'cost' is 20, outside the allowed range 4 to 14 (MAX_HASH_COST)", null, STARTED, FINISHED, 2_500L, 1,
+                RECORDED_INVOCATION, ONLY_THE_RECORD_PUT, null, null, null, null));
+        verify(records, never()).find(anyString(), anyString(), any());
         verifyNoInteractions(scans, hashes);
     }
 
     @Test
     void process_successIsRecordedDoneWithTheResult() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
-        assertThat(recorded()).containsExactly(
-                entry("runId", "r1"),
-                entry("taskId", "hash-000001"),
-                entry("kind", "hash"),
-                entry("status", "done"),
-                entry("enqueuedAt", ENQUEUED),
-                entry("startedAt", STARTED),
-                entry("finishedAt", FINISHED),
-                entry("durationMs", 2_500L),
-                entry("attempt", 2),
-                entry("requestId", "req-1"),
-                entry("functionName", "batchpipe-worker"),
-                entry("functionVersion", "$LATEST"),
-                entry("memoryMb", 1024),
-                entry("architecture", "arm64"),
-                entry("threads", 2),
-                entry("vcpuShare", 0.579),
-                entry("coldStart", true),
-                entry("initMs", 250L),
-                entry("hashes", 3),
-                entry("cost", 4),
-                entry("ddbWriteCalls", 1L),
-                entry("ddbWriteMsTotal", 0.0),
-                entry("ddbWriteMsMax", 0.0));
+        assertThat(recorded()).isEqualTo(new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, ENQUEUED,
+                STARTED, FINISHED, 2_500L, 2, RECORDED_INVOCATION, ONLY_THE_RECORD_PUT, null, new HashOutcome(3, 4), null, null));
         verifyNoInteractions(scans);
     }
 
     @Test
     void process_transientFailureBelowMaxReceiveCountReturnsFalseAndRecordsNothing() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isFalse();
-        verify(records, never()).recordFinal(anyMap(), any());
-        verify(records, never()).countOnce(anyString(), anyString(), anyString(), any());
+        verify(books, never()).close(any(), any());
+        verify(books, never()).count(anyString(), anyString(), any(), any());
     }
 
     @Test
     void process_transientFailureOnTheLastReceiveIsRecordedFailedAndReturnsFalse() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isFalse();
-        Map<String, Object> record = recorded();
-        assertThat(record).containsEntry("status", "failed")
-                .containsEntry("reason", "IllegalStateException: throttled")
-                .containsEntry("kind", "hash")
-                .containsEntry("enqueuedAt", ENQUEUED)
-                .containsEntry("attempt", 3)
-                .doesNotContainKey("hashes");
+        TaskRecord record = recorded();
+        assertThat(record.status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(record.reason()).isEqualTo("IllegalStateException: throttled");
+        assertThat(record.kind()).isEqualTo("hash");
+        assertThat(record.enqueuedAt()).isEqualTo(ENQUEUED);
+        assertThat(record.attempt()).isEqualTo(3);
+        assertThat(record.hash()).isNull();
     }
 
     @Test
     void process_transientFailureAfterTheLastReceiveIsRecordedToo() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION, metrics)).isFalse();
-        assertThat(recorded()).containsEntry("status", "failed").containsEntry("attempt", 5);
+        assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION, metrics, ledger)).isFalse();
+        assertThat(recorded().status()).isEqualTo(TaskStatus.FAILED);
+        assertThat(recorded().attempt()).isEqualTo(5);
     }
 
     @Test
     void process_alreadyRecordedTaskOnlyFinishesItsBookkeeping() {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.of(Map.of("status", "done")));
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.of(storedWith(TaskStatus.DONE)));
 
-        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
-        verify(records).runExists("r1");
-        verify(records).find("r1", "hash-000001");
-        verify(records).countOnce(eq("r1"), eq("hash-000001"), eq("done"), any(WriteStats.class));
+        verify(books).runExists(eq("r1"), any());
+        verify(records).find(eq("r1"), eq("hash-000001"), any());
+        verify(books).count(eq("r1"), eq("hash-000001"), eq(TaskStatus.DONE), any(WriteStats.class));
+        verify(books, never()).close(any(), any());
         verifyNoMoreInteractions(records);
         verifyNoInteractions(scans, hashes);
     }
@@ -240,14 +224,18 @@ class TaskProcessorTest {
     void process_permanentFailureIsRecordedRejected() throws Exception {
         String body = "{\"v\":1,\"runId\":\"r1\",\"taskId\":\"scan-1\",\"kind\":\"scan\",\"enqueuedAt\":\"2026-11-30T01:02:03Z\","
                 + "\"bucket\":\"logs\",\"key\":\"gone.json\"}";
-        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("scan-1"), any())).thenReturn(Optional.empty());
         when(scans.execute(any(ScanTask.class))).thenThrow(new PermanentTaskException("s3://logs/gone.json does not exist", null));
 
-        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics);
+        boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
-        assertThat(recorded()).containsEntry("status", "rejected").containsEntry("kind", "scan")
-                .containsEntry("reason", "s3://logs/gone.json does not exist").containsEntry("enqueuedAt", ENQUEUED);
+        TaskRecord record = recorded();
+        assertThat(record.status()).isEqualTo(TaskStatus.REJECTED);
+        assertThat(record.kind()).isEqualTo("scan");
+        assertThat(record.reason()).isEqualTo("s3://logs/gone.json does not exist");
+        assertThat(record.enqueuedAt()).isEqualTo(ENQUEUED);
+        assertThat(record.scan()).isNull();
         verifyNoInteractions(hashes);
     }
 
@@ -256,80 +244,82 @@ class TaskProcessorTest {
 
     @Test
     void process_recordsWhichCountByPathsWereCountedApproximately() throws Exception {
-        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("scan-1"), any())).thenReturn(Optional.empty());
         when(scans.execute(any(ScanTask.class))).thenReturn(new ScanResult(10, 0, List.of(), 0, 100, 10,
                 Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 6L, "u-2", 3L)), null,
                 Map.of("user.id", new ApproximateCounts(10, 4, Map.of("u-1", 2L, "u-2", 1L)))));
 
-        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics)).isTrue();
+        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
 
-        assertThat(recorded()).containsEntry("status", "done")
-                .containsEntry("countBy", Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 6L, "u-2", 3L)))
-                .containsEntry("countByDistinct", Map.of("level", 1L, "user.id", 4L))
-                .containsEntry("countByOther", Map.of("level", 0L, "user.id", 1L))
-                .containsEntry("countByAccuracy", Map.of(
-                        "level", Map.of("counts", "exact", "distinct", "exact"),
-                        "user.id", Map.of("counts", "approximate", "maxOverCount", 2L, "distinct", "estimated")));
+        TaskRecord record = recorded();
+        assertThat(record.status()).isEqualTo(TaskStatus.DONE);
+        assertThat(record.scan().countBy()).isEqualTo(Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 6L, "u-2", 3L)));
+        assertThat(record.scan().countByDistinct()).isEqualTo(Map.of("level", 1L, "user.id", 4L));
+        assertThat(record.scan().countByOther()).isEqualTo(Map.of("level", 0L, "user.id", 1L));
+        assertThat(record.scan().countByAccuracy()).isEqualTo(Map.of(
+                "level", CountAccuracy.EXACT, "user.id", new CountAccuracy(false, 2L, false)));
     }
 
     @Test
     void process_recordsNoAccuracyFieldWhenEveryCountIsExact() throws Exception {
-        when(records.find("r1", "scan-1")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("scan-1"), any())).thenReturn(Optional.empty());
         when(scans.execute(any(ScanTask.class))).thenReturn(new ScanResult(10, 0, List.of(), 0, 100, 10,
                 Map.of("level", Map.of("INFO", 10L), "user.id", Map.of("u-1", 7L, "u-2", 3L)), null));
 
-        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics)).isTrue();
+        assertThat(processor.process(message(SCAN_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
 
-        assertThat(recorded()).containsEntry("status", "done")
-                .containsEntry("countByDistinct", Map.of("level", 1L, "user.id", 2L))
-                .doesNotContainKeys("countByAccuracy", "countByOther");
+        TaskRecord record = recorded();
+        assertThat(record.status()).isEqualTo(TaskStatus.DONE);
+        assertThat(record.scan().countByDistinct()).isEqualTo(Map.of("level", 1L, "user.id", 2L));
+        assertThat(record.scan().countByAccuracy()).isNull();
+        assertThat(record.scan().countByOther()).isNull();
     }
 
     @Test
     void process_returnsFalseWhenTheRecordCannotBeRead() {
-        when(records.find("r1", "hash-000001")).thenThrow(new IllegalStateException("DynamoDB unavailable"));
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenThrow(new IllegalStateException("DynamoDB unavailable"));
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
         verifyNoInteractions(hashes);
-        verify(records, never()).recordFinal(anyMap(), any());
+        verify(books, never()).close(any(), any());
     }
 
     @Test
     void process_returnsFalseWhenTheRecordCannotBeWritten() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
-        doThrow(new IllegalStateException("DynamoDB unavailable")).when(records).recordFinal(anyMap(), any());
+        doThrow(new IllegalStateException("DynamoDB unavailable")).when(books).close(any(), any());
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
     }
 
     @Test
     void process_taskOfARunWithoutRunRecordIsFailedSoItReachesTheDeadLetterQueue() throws Exception {
         // Regression: such a task used to run, be recorded, and be acknowledged without being counted.
-        when(records.runExists("r1")).thenReturn(false);
+        when(books.runExists(eq("r1"), any())).thenReturn(false);
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isFalse();
-        verify(records, never()).recordFinal(anyMap(), any());
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
+        verify(books, never()).close(any(), any());
         verifyNoInteractions(hashes, scans);
     }
 
     @Test
     void process_transientFailureKeepsItsErrorForTheDeadLetterRecorder() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
-        processor.process(message(HASH_BODY, "2"), INVOCATION, metrics);
+        processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
-        verify(records).recordAttemptError(eq("r1"), eq("hash-000001"), eq(2), eq("IllegalStateException: throttled"), anyLong());
+        verify(records).recordAttemptError(eq("r1"), eq("hash-000001"), eq(2), eq("IllegalStateException: throttled"), anyLong(), any());
     }
 
     @Test
     void process_duplicateThatLostTheConditionalWriteIsAcknowledgedAndNotCountedAsDone() throws Exception {
-        when(records.find("r1", "hash-000001")).thenReturn(Optional.empty());
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
-        when(records.recordFinal(anyMap(), any())).thenReturn(new TaskRecordStore.Recorded(false, "done"));
+        when(books.close(any(), any())).thenReturn(new TaskBooks.Recorded(false, TaskStatus.DONE, ProgressShards.Count.RUN_NOT_COMPLETE));
 
-        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics)).isTrue();
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
         assertThat(metrics.tasks("hash", "duplicate")).isEqualTo(1);
         assertThat(metrics.tasks("hash", "done")).isZero();
         assertThat(metrics.hashes()).isZero();
@@ -350,5 +340,31 @@ class TaskProcessorTest {
         assertThat(List.of("aarch64", "arm64", "amd64", "x86_64", "x86-64", "riscv64"))
                 .map(Invocation::normalizedArchitecture)
                 .containsExactly("arm64", "arm64", "x86_64", "x86_64", "x86_64", "riscv64");
+    }
+
+    @Test
+    void process_recordsWhenSqsAcceptedTheMessageSoQueueWaitStartsThere() throws Exception {
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        SQSMessage message = message(HASH_BODY, "1");
+        message.setAttributes(Map.of("ApproximateReceiveCount", "1", "SentTimestamp", "1796000500000"));
+
+        assertThat(processor.process(message, INVOCATION, metrics, ledger)).isTrue();
+
+        assertThat(recorded().sentAt()).isEqualTo(1_796_000_500_000L);
+    }
+
+    @Test
+    void process_completingARunLeavesItsAnnouncementToTheEndOfTheInvocation() throws Exception {
+        when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
+        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(books.close(any(TaskRecord.class), any())).thenReturn(
+                new TaskBooks.Recorded(true, TaskStatus.DONE, new ProgressShards.Count(true, null)));
+
+        assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
+
+        verify(books, never()).announceCompletion(any(), any(), any(), any());
+        assertThat(ledger.completions()).containsExactly(new InvocationLedger.Completion("r1", "hash-000001", null, "msg-1"));
+        assertThat(ledger.tasksByRun()).containsEntry("r1", 1);
     }
 }

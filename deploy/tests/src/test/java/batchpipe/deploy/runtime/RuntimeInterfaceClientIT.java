@@ -1,6 +1,8 @@
 package batchpipe.deploy.runtime;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import batchpipe.local.runtime.LambdaProcess;
 import batchpipe.local.runtime.RuntimeApiServer;
 import batchpipe.local.sample.SampleData;
@@ -233,9 +235,8 @@ class RuntimeInterfaceClientIT {
             taskIds.add((String) Json.parseObject((String) ((Map<String, Object>) record).get("body")).get("taskId"));
         }
         RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
-        runs.create(runId, new LinkedHashMap<>(Map.of("runId", runId, "label", "traced", "spec", "{}", "status", "running", "shards", 1,
-                "createdAt", System.currentTimeMillis(),
-                "planned", Map.of("scan", (long) taskIds.size(), "hash", 0L, "total", (long) taskIds.size()))));
+        runs.create(RunRecord.planned(runId, "traced", "{}", new Planned(taskIds.size(), 0, taskIds.size()), 0,
+                System.currentTimeMillis(), 1));
         runs.createProgressShards(runId, taskIds, 1);
 
         try (DatagramSocket daemon = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {

@@ -1,5 +1,10 @@
 package batchpipe.worker.record;
 
+import batchpipe.common.run.HashOutcome;
+import batchpipe.common.run.TaskRecord;
+import batchpipe.common.run.TaskStatus;
+import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressShards;
 import batchpipe.worker.task.WriteStats;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,14 +46,14 @@ import static org.mockito.Mockito.withSettings;
  * The table as the mocks see it: run r1 planned in {@code shards} progress shards. "hash-000001" belongs to
  * shard 1 of 3 (crc32 = 612,114,766) and to shard 0 of 1.
  */
-class TaskRecordStoreTest {
+class TaskBooksTest {
     private static final String TABLE = "tbl";
     private static final String COMPLETIONS = "https://sqs/completions";
     private static final String TASK = "hash-000001";
 
     private DynamoDbClient dynamoDb;
     private SqsClient sqs;
-    private TaskRecordStore store;
+    private TaskBooks store;
     /** What a GetItem of each sort key answers. */
     private final Map<String, Map<String, AttributeValue>> items = new HashMap<>();
     /** What an UpdateItem of each sort key answers (ALL_NEW attributes), or null to fail its condition. */
@@ -73,7 +78,7 @@ class TaskRecordStoreTest {
         }).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
         doReturn(SendMessageResponse.builder().build()).when(sqs).sendMessage(any(SendMessageRequest.class));
-        store = new TaskRecordStore(dynamoDb, sqs, TABLE, COMPLETIONS);
+        store = TaskBooks.of(dynamoDb, () -> sqs, TABLE, COMPLETIONS);
     }
 
     private void runWithShards(int shards) {
@@ -91,31 +96,39 @@ class TaskRecordStoreTest {
         return Map.of("completeShards", AttributeValue.fromSs(List.of(shards)));
     }
 
+    /** What the worker does with a count: announce the run when it is complete (at the end of its invocation). */
+    private void countAndAnnounce(String runId, String taskId, TaskStatus status, CallTimer timer) {
+        ProgressShards.Count count = store.count(runId, taskId, status, timer);
+        if (count.runComplete()) store.announceCompletion(runId, taskId, count.completionClaimedBy(), timer);
+    }
+
     private List<UpdateItemRequest> updateRequests(int calls) {
         ArgumentCaptor<UpdateItemRequest> captor = ArgumentCaptor.forClass(UpdateItemRequest.class);
         verify(dynamoDb, times(calls)).updateItem(captor.capture());
         return captor.getAllValues();
     }
 
-    private static Map<String, Object> record(String status) {
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("runId", "r1");
-        record.put("taskId", TASK);
-        record.put("kind", "hash");
-        record.put("status", status);
-        record.put("hashes", 3);
-        return record;
+    private static TaskRecord record(TaskStatus status) {
+        return new TaskRecord("r1", TASK, "hash", status, null, null, 1_000L, 1_500L, 500L, 1, null, null, null,
+                new HashOutcome(3, 5), null, null);
+    }
+
+    /** A stored task record with its status. */
+    private static Map<String, AttributeValue> stored(String status) {
+        return Map.of("runId", AttributeValue.fromS("r1"), "taskId", AttributeValue.fromS(TASK),
+                "status", AttributeValue.fromS(status), "hashes", AttributeValue.fromN("3"));
     }
 
     // ---- find ----------------------------------------------------------------------------
 
     @Test
     void find_readsTheTaskRecordConsistently() {
-        items.put("task#" + TASK, Map.of("status", AttributeValue.fromS("done"), "hashes", AttributeValue.fromN("3")));
+        items.put("task#" + TASK, stored("done"));
 
-        Optional<Map<String, Object>> found = store.find("r1", TASK);
+        Optional<TaskRecord> found = store.records().find("r1", TASK, CallTimer.UNTIMED);
 
-        assertThat(found).contains(Map.of("status", "done", "hashes", 3L));
+        assertThat(found).map(TaskRecord::status).contains(TaskStatus.DONE);
+        assertThat(found).map(TaskRecord::hash).contains(new HashOutcome(3, 0));
         ArgumentCaptor<GetItemRequest> captor = ArgumentCaptor.forClass(GetItemRequest.class);
         verify(dynamoDb).getItem(captor.capture());
         assertThat(captor.getValue().tableName()).isEqualTo(TABLE);
@@ -125,20 +138,22 @@ class TaskRecordStoreTest {
 
     @Test
     void find_ofATaskWithoutRecordIsEmpty() {
-        assertThat(store.find("r1", TASK)).isEmpty();
+        assertThat(store.records().find("r1", TASK, CallTimer.UNTIMED)).isEmpty();
     }
 
-    // ---- recordFinal ---------------------------------------------------------------------
+    // ---- close --------------------------------------------------------------------------
 
     @Test
-    void recordFinal_putsTheRecordOnlyIfNoneExistsAndCountsIt() {
+    void close_putsTheRecordOnlyIfNoneExistsAndCountsIt() {
         runWithShards(3);
         updates.put("progress#001", progress(5, TASK));
         WriteStats writes = new WriteStats();
 
-        TaskRecordStore.Recorded recorded = store.recordFinal(record("done"), writes);
+        TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), writes);
 
-        assertThat(recorded).isEqualTo(new TaskRecordStore.Recorded(true, "done"));
+        assertThat(recorded.written()).isTrue();
+        assertThat(recorded.status()).isEqualTo(TaskStatus.DONE);
+        assertThat(recorded.count().runComplete()).isFalse();
         ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
         verify(dynamoDb).putItem(put.capture());
         assertThat(put.getValue().tableName()).isEqualTo(TABLE);
@@ -150,7 +165,12 @@ class TaskRecordStoreTest {
                 Map.entry("taskId", AttributeValue.fromS(TASK)),
                 Map.entry("kind", AttributeValue.fromS("hash")),
                 Map.entry("status", AttributeValue.fromS("done")),
-                Map.entry("hashes", AttributeValue.fromN("3")));
+                Map.entry("startedAt", AttributeValue.fromN("1000")),
+                Map.entry("finishedAt", AttributeValue.fromN("1500")),
+                Map.entry("durationMs", AttributeValue.fromN("500")),
+                Map.entry("attempt", AttributeValue.fromN("1")),
+                Map.entry("hashes", AttributeValue.fromN("3")),
+                Map.entry("cost", AttributeValue.fromN("5")));
         UpdateItemRequest count = updateRequests(1).get(0);
         assertThat(count.expressionAttributeNames()).isEqualTo(Map.of("#status", "done"));
         assertThat(writes.calls()).isEqualTo(2);
@@ -158,30 +178,31 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void recordFinal_afterAnEarlierDeliveryCountsWithTheStoredStatusAndNotTwice() {
+    void close_afterAnEarlierDeliveryCountsWithTheStoredStatusAndNotTwice() {
         runWithShards(3);
         doThrow(ConditionalCheckFailedException.builder().message("exists").build()).when(dynamoDb).putItem(any(PutItemRequest.class));
-        items.put("task#" + TASK, Map.of("status", AttributeValue.fromS("failed")));
+        items.put("task#" + TASK, stored("failed"));
         updates.put("progress#001", null);                       // already counted: the condition fails
         items.put("progress#001", progress(5, TASK, "hash-000004"));
 
-        TaskRecordStore.Recorded recorded = store.recordFinal(record("done"), new WriteStats());
+        TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), new WriteStats());
 
-        assertThat(recorded).isEqualTo(new TaskRecordStore.Recorded(false, "failed"));
+        assertThat(recorded.written()).isFalse();
+        assertThat(recorded.status()).isEqualTo(TaskStatus.FAILED);
         UpdateItemRequest count = updateRequests(1).get(0);
         assertThat(count.expressionAttributeNames()).isEqualTo(Map.of("#status", "failed"));
         assertThat(count.conditionExpression()).isEqualTo("attribute_exists(pk) AND NOT contains(counted, :taskId)");
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
     }
 
-    // ---- countOnce -----------------------------------------------------------------------
+    // ---- count ----------------------------------------------------------------------------
 
     @Test
-    void countOnce_addsTheTaskToItsShardWithAConditionThatItIsNotThereYet() {
+    void count_addsTheTaskToItsShardWithAConditionThatItIsNotThereYet() {
         runWithShards(3);
         updates.put("progress#001", progress(5, TASK));
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         UpdateItemRequest request = updateRequests(1).get(0);
         assertThat(request.tableName()).isEqualTo(TABLE);
@@ -197,23 +218,23 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_doesNothingMoreWhileTheShardIsIncomplete() {
+    void count_doesNothingMoreWhileTheShardIsIncomplete() {
         runWithShards(3);
         updates.put("progress#001", progress(5, "hash-000004", TASK));
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         updateRequests(1);
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
     }
 
     @Test
-    void countOnce_marksTheShardCompleteButWaitsForTheOtherShards() {
+    void count_marksTheShardCompleteButWaitsForTheOtherShards() {
         runWithShards(3);
         updates.put("progress#001", progress(2, "hash-000004", TASK));
         updates.put("run", completeShards("0", "1"));
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         UpdateItemRequest run = updateRequests(2).get(1);
         assertThat(run.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("run#r1"), "sk", AttributeValue.fromS("run")));
@@ -224,12 +245,12 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_sendsTheCompletionWhenTheLastShardCompletes() {
+    void count_sendsTheCompletionWhenTheLastShardCompletes() {
         runWithShards(3);
         updates.put("progress#001", progress(2, "hash-000004", TASK));
         updates.put("run", completeShards("0", "1", "2"));
 
-        store.countOnce("r1", TASK, "rejected", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.REJECTED, new WriteStats());
 
         ArgumentCaptor<SendMessageRequest> captor = ArgumentCaptor.forClass(SendMessageRequest.class);
         verify(sqs).sendMessage(captor.capture());
@@ -238,13 +259,13 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_withOneShardCompletesTheRunWithTheLastTask() {
+    void count_withOneShardCompletesTheRunWithTheLastTask() {
         runWithShards(1);
         updates.put("progress#000", progress(1, TASK));
         updates.put("run", completeShards("0"));
         WriteStats writes = new WriteStats();
 
-        store.countOnce("r1", TASK, "done", writes);
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, writes);
 
         assertThat(updateRequests(3).get(0).key().get("sk")).isEqualTo(AttributeValue.fromS("progress#000"));
         verify(sqs).sendMessage(any(SendMessageRequest.class));
@@ -252,22 +273,22 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_ofAnAlreadyCountedTaskInAnUnfinishedShardChangesNothing() {
+    void count_ofAnAlreadyCountedTaskInAnUnfinishedShardChangesNothing() {
         runWithShards(3);
         updates.put("progress#001", null);
         items.put("progress#001", progress(5, TASK));
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         updateRequests(1);
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
     }
 
     @Test
-    void countOnce_withoutRunRecordFailsRatherThanAcknowledgeAnUncountedTask() {
+    void count_withoutRunRecordFailsRatherThanAcknowledgeAnUncountedTask() {
         // Regression: this used to log a warning and return, so the worker deleted the message of a task
         // that was recorded but never counted, and its run could never complete.
-        assertThatThrownBy(() -> store.countOnce("r1", TASK, "done", new WriteStats()))
+        assertThatThrownBy(() -> countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("run r1 has no run record");
 
         verify(dynamoDb, never()).updateItem(any(UpdateItemRequest.class));
@@ -275,10 +296,10 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_withoutProgressShardFailsRatherThanAcknowledgeAnUncountedTask() {
+    void count_withoutProgressShardFailsRatherThanAcknowledgeAnUncountedTask() {
         runWithShards(3);
 
-        assertThatThrownBy(() -> store.countOnce("r1", TASK, "done", new WriteStats()))
+        assertThatThrownBy(() -> countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats()))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("no progress shard 1");
 
         updateRequests(1);
@@ -286,7 +307,7 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_lateDuplicateOfACompletedRunDoesNotNotifyAgain() {
+    void count_lateDuplicateOfACompletedRunDoesNotNotifyAgain() {
         runWithShards(1);
         updates.put("progress#000", null);                       // already counted
         items.put("progress#000", progress(1, TASK));
@@ -294,19 +315,19 @@ class TaskRecordStoreTest {
         run.put("completionSentBy", AttributeValue.fromS("hash-000007"));
         updates.put("run", run);
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
         assertThat(updateRequests(2)).extracting(r -> r.key().get("sk").s()).containsExactly("progress#000", "run");
     }
 
     @Test
-    void countOnce_claimsTheRunsCompletionBeforeSendingIt() {
+    void count_claimsTheRunsCompletionBeforeSendingIt() {
         runWithShards(1);
         updates.put("progress#000", progress(1, TASK));
         updates.put("run", completeShards("0"));
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs).sendMessage(any(SendMessageRequest.class));
         UpdateItemRequest claim = updateRequests(3).get(2);
@@ -317,7 +338,7 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_sendsNothingWhenAnotherTaskClaimedTheCompletionAtTheSameMoment() {
+    void count_sendsNothingWhenAnotherTaskClaimedTheCompletionAtTheSameMoment() {
         runWithShards(1);
         updates.put("progress#000", progress(1, TASK));
         updates.put("run", completeShards("0"));
@@ -330,13 +351,13 @@ class TaskRecordStoreTest {
             return UpdateItemResponse.builder().attributes(updates.get(sk)).build();
         }).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs, never()).sendMessage(any(SendMessageRequest.class));
     }
 
     @Test
-    void countOnce_aRedeliveryOfTheClaimingTaskSendsAgain() {
+    void count_aRedeliveryOfTheClaimingTaskSendsAgain() {
         // The claim was written, then the instance died before sending: the same task's next delivery
         // (or the dead-letter recorder, under the same id) must still send.
         runWithShards(1);
@@ -346,35 +367,35 @@ class TaskRecordStoreTest {
         run.put("completionSentBy", AttributeValue.fromS(TASK));
         updates.put("run", run);
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         verify(sqs).sendMessage(any(SendMessageRequest.class));
     }
 
     @Test
     void runExists_isFalseWithoutRunRecord() {
-        assertThat(store.runExists("r1")).isFalse();
+        assertThat(store.runExists("r1", CallTimer.UNTIMED)).isFalse();
         runWithShards(2);
-        assertThat(store.runExists("r1")).isTrue();
+        assertThat(store.runExists("r1", CallTimer.UNTIMED)).isTrue();
     }
 
     @Test
     void recordAttemptError_keepsTheLastErrorBesideTheTaskAndItReadsBack() {
-        store.recordAttemptError("r1", TASK, 2, "IOException: reset", 1_000L);
+        store.records().recordAttemptError("r1", TASK, 2, "IOException: reset", 1_000L, CallTimer.UNTIMED);
 
         ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
         verify(dynamoDb).putItem(put.capture());
         assertThat(put.getValue().item()).containsEntry("sk", AttributeValue.fromS("attempt#" + TASK))
                 .containsEntry("attempt", AttributeValue.fromN("2")).containsEntry("error", AttributeValue.fromS("IOException: reset"));
         items.put("attempt#" + TASK, put.getValue().item());
-        assertThat(store.lastAttemptError("r1", TASK)).contains("attempt 2: IOException: reset");
+        assertThat(store.records().lastAttemptError("r1", TASK)).contains("attempt 2: IOException: reset");
     }
 
     @Test
     void markDeadLettered_setsTheMarkOnlyOnAnExistingRecordAndKeepsTheFirstTime() {
         updates.put("task#" + TASK, Map.of());
 
-        store.markDeadLettered("r1", TASK, 6, 5_000L);
+        store.records().markDeadLettered("r1", TASK, 6, 5_000L);
 
         UpdateItemRequest mark = updateRequests(1).get(0);
         assertThat(mark.conditionExpression()).isEqualTo("attribute_exists(pk)");
@@ -382,12 +403,12 @@ class TaskRecordStoreTest {
     }
 
     @Test
-    void countOnce_readsTheShardCountOfARunOnce() {
+    void count_readsTheShardCountOfARunOnce() {
         runWithShards(3);
         updates.put("progress#001", progress(5, TASK));
 
-        store.countOnce("r1", TASK, "done", new WriteStats());
-        store.countOnce("r1", TASK, "done", new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
+        countAndAnnounce("r1", TASK, TaskStatus.DONE, new WriteStats());
 
         ArgumentCaptor<GetItemRequest> captor = ArgumentCaptor.forClass(GetItemRequest.class);
         verify(dynamoDb, times(1)).getItem(captor.capture());

@@ -1,0 +1,302 @@
+package batchpipe.aggregator.stats;
+
+import batchpipe.aggregator.report.ReportJson;
+import batchpipe.common.json.JsonFields;
+import batchpipe.common.json.JsonWritable;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The run's figures ({@link RunStatistics#compute}): the report's part that comes from the task records
+ * alone. Each record writes its JSON in the order report.json has always had, and reads it back
+ * ({@code fromJson}) from a stored report.json.
+ *
+ * @param label             the run spec's label, or null
+ * @param countByAccuracy   per countBy path, once some task counted a path approximately; empty otherwise
+ * @param failureTolerance  null unless the spec set a toleratedFailurePercent
+ */
+public record RunFigures(String runId, String label, PlannedTasks planned, String status, Window window, Group overall,
+                         Map<String, Group> byKind, Map<String, Group> byPlatform, TimelineFigures timeline,
+                         LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
+                         Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance) {
+
+    /** The fields of report.json before cost and inputs, in their order. */
+    public JsonFields toJson() {
+        JsonFields json = new JsonFields().put("runId", runId).putPresent("label", label).put("planned", planned).put("status", status)
+                .put("window", window).put("overall", overall).put("byKind", byKind).put("byPlatform", byPlatform)
+                .put("timeline", timeline).put("distribution", distribution).put("countBy", countBy);
+        if (!countByAccuracy.isEmpty()) json.put("countByAccuracy", countByAccuracy);
+        return json.put("problems", problems).putPresent("failureTolerance", failureTolerance);
+    }
+
+    /** Field by field in the document's order, so the first field a foreign file lacks is the one named. */
+    public static RunFigures fromJson(ReportJson report) {
+        return new RunFigures(report.string("runId"), report.optString("label"), PlannedTasks.fromJson(report.field("planned")),
+                report.string("status"), Window.fromJson(report.field("window")), Group.fromJson(report.field("overall")),
+                groups(report.field("byKind")), groups(report.field("byPlatform")), TimelineFigures.fromJson(report.field("timeline")),
+                LatencyDistribution.fromJson(report.field("distribution")), countBy(report.field("countBy")),
+                accuracy(report.optField("countByAccuracy")), report.list("problems").stream().map(Problem::fromJson).toList(),
+                FailureTolerance.fromJson(report.optField("failureTolerance")));
+    }
+
+    private static Map<String, Map<String, Long>> countBy(ReportJson countBy) {
+        Map<String, Map<String, Long>> byPath = new TreeMap<>();
+        for (String path : countBy.entries().keySet()) byPath.put(path, countBy.longMap(path));
+        return byPath;
+    }
+
+    private static Map<String, PathAccuracy> accuracy(ReportJson accuracy) {
+        Map<String, PathAccuracy> byPath = new TreeMap<>();
+        if (accuracy == null) return byPath;
+        for (String path : accuracy.entries().keySet()) byPath.put(path, PathAccuracy.fromJson(accuracy.field(path)));
+        return byPath;
+    }
+
+    private static Map<String, Group> groups(ReportJson groups) {
+        Map<String, Group> byName = new TreeMap<>();
+        for (String name : groups.entries().keySet()) byName.put(name, Group.fromJson(groups.field(name)));
+        return byName;
+    }
+
+    /**
+     * The tasks the run planned: {@code scan} and {@code hash} from the run record, or only the
+     * {@code total} (the tasks found) when there is no run record.
+     */
+    public record PlannedTasks(Long scan, Long hash, long total) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            // hash, scan, total: the order of the stored map the report has always copied
+            return new JsonFields().putPresent("hash", hash).putPresent("scan", scan).put("total", total);
+        }
+
+        static PlannedTasks fromJson(ReportJson json) {
+            return new PlannedTasks(json.optLong("scan"), json.optLong("hash"), json.longValue("total"));
+        }
+    }
+
+    /** The run window: from the run's creation (or the first start) to the last finish. */
+    public record Window(long start, long end, double seconds, String definition) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("start", start).put("end", end).put("seconds", seconds).put("definition", definition);
+        }
+
+        static Window fromJson(ReportJson json) {
+            return new Window(json.longValue("start"), json.longValue("end"), json.doubleValue("seconds"), json.string("definition"));
+        }
+    }
+
+    /** The figures of a group of tasks: all of them, one kind, or one platform. */
+    public record Group(int tasks, Map<String, Long> byStatus, Totals totals, Throughput throughput, Latency latency,
+                        ColdStarts coldStarts, DynamoDbWrites dynamoDb, Workers workers) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("tasks", tasks).put("byStatus", byStatus).put("totals", totals).put("throughput", throughput)
+                    .put("latency", latency).put("coldStarts", coldStarts).put("dynamoDb", dynamoDb).put("workers", workers);
+        }
+
+        static Group fromJson(ReportJson json) {
+            return new Group(json.intValue("tasks"), new TreeMap<>(json.longMap("byStatus")), Totals.fromJson(json.field("totals")),
+                    Throughput.fromJson(json.field("throughput")), Latency.fromJson(json.field("latency")),
+                    ColdStarts.fromJson(json.field("coldStarts")), DynamoDbWrites.fromJson(json.field("dynamoDb")),
+                    Workers.fromJson(json.field("workers")));
+        }
+    }
+
+    public record Totals(long events, long malformed, long bytes, long compressedBytes, long hashes) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("events", events).put("malformed", malformed).put("bytes", bytes)
+                    .put("compressedBytes", compressedBytes).put("hashes", hashes);
+        }
+
+        static Totals fromJson(ReportJson json) {
+            return new Totals(json.longValue("events"), json.longValue("malformed"), json.longValue("bytes"),
+                    json.longValue("compressedBytes"), json.longValue("hashes"));
+        }
+    }
+
+    /** Per second of the run window (MB = 10^6 bytes, uncompressed). */
+    public record Throughput(double tasksPerSecond, double eventsPerSecond, double uncompressedMBPerSecond, double hashesPerSecond)
+            implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("tasksPerSecond", tasksPerSecond).put("eventsPerSecond", eventsPerSecond)
+                    .put("uncompressedMBPerSecond", uncompressedMBPerSecond).put("hashesPerSecond", hashesPerSecond);
+        }
+
+        static Throughput fromJson(ReportJson json) {
+            return new Throughput(json.doubleValue("tasksPerSecond"), json.doubleValue("eventsPerSecond"),
+                    json.doubleValue("uncompressedMBPerSecond"), json.doubleValue("hashesPerSecond"));
+        }
+    }
+
+    /** The three latencies, in milliseconds. */
+    public record Latency(Percentiles.Summary taskDurationMs, Percentiles.Summary queueWaitMs, Percentiles.Summary endToEndMs)
+            implements JsonWritable {
+        public static final List<String> MEASURES = List.of("taskDurationMs", "queueWaitMs", "endToEndMs");
+
+        /** By measure name, in {@link #MEASURES} order. */
+        public Map<String, Percentiles.Summary> byMeasure() {
+            Map<String, Percentiles.Summary> measures = new LinkedHashMap<>();
+            measures.put("taskDurationMs", taskDurationMs);
+            measures.put("queueWaitMs", queueWaitMs);
+            measures.put("endToEndMs", endToEndMs);
+            return measures;
+        }
+
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("taskDurationMs", taskDurationMs).put("queueWaitMs", queueWaitMs).put("endToEndMs", endToEndMs);
+        }
+
+        static Latency fromJson(ReportJson json) {
+            return new Latency(Percentiles.Summary.fromJson(json.field("taskDurationMs")),
+                    Percentiles.Summary.fromJson(json.field("queueWaitMs")), Percentiles.Summary.fromJson(json.field("endToEndMs")));
+        }
+    }
+
+    /** @param share cold-start tasks ÷ tasks */
+    public record ColdStarts(long tasks, double share, Percentiles.Summary initMs) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("tasks", tasks).put("share", share).put("initMs", initMs);
+        }
+
+        static ColdStarts fromJson(ReportJson json) {
+            return new ColdStarts(json.longValue("tasks"), json.doubleValue("share"), Percentiles.Summary.fromJson(json.field("initMs")));
+        }
+    }
+
+    public record DynamoDbWrites(long writeCalls, double writeCallsPerTask, double meanWriteMs, double slowestWriteMs)
+            implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("writeCalls", writeCalls).put("writeCallsPerTask", writeCallsPerTask)
+                    .put("meanWriteMs", meanWriteMs).put("slowestWriteMs", slowestWriteMs);
+        }
+
+        static DynamoDbWrites fromJson(ReportJson json) {
+            return new DynamoDbWrites(json.longValue("writeCalls"), json.doubleValue("writeCallsPerTask"), json.doubleValue("meanWriteMs"),
+                    json.doubleValue("slowestWriteMs"));
+        }
+    }
+
+    /** The distinct worker thread counts and vCPU shares the group's records state, ascending. */
+    public record Workers(List<Long> threadsSeen, List<Double> vcpuSharesSeen) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("threadsSeen", threadsSeen).put("vcpuSharesSeen", vcpuSharesSeen);
+        }
+
+        static Workers fromJson(ReportJson json) {
+            return new Workers(json.longs("threadsSeen"), json.doubles("vcpuSharesSeen"));
+        }
+    }
+
+    /** Throughput over time ({@link Timeline}). */
+    public record TimelineFigures(long start, long bucketSeconds, String rule, List<Bucket> buckets) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("start", start).put("bucketSeconds", bucketSeconds).put("rule", rule).put("buckets", buckets);
+        }
+
+        static TimelineFigures fromJson(ReportJson json) {
+            return new TimelineFigures(json.longValue("start"), json.longValue("bucketSeconds"), json.string("rule"),
+                    json.list("buckets").stream().map(Bucket::fromJson).toList());
+        }
+    }
+
+    /** One bucket of the timeline: the tasks that finished in it and their rates over the seconds it covers. */
+    public record Bucket(long fromSecond, double seconds, long tasks, long scanTasks, long hashTasks, long events, long bytes,
+                         long hashes, double tasksPerSecond, double eventsPerSecond, double uncompressedMBPerSecond,
+                         double hashesPerSecond) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("fromSecond", fromSecond).put("seconds", seconds).put("tasks", tasks).put("scanTasks", scanTasks)
+                    .put("hashTasks", hashTasks).put("events", events).put("bytes", bytes).put("hashes", hashes)
+                    .put("tasksPerSecond", tasksPerSecond).put("eventsPerSecond", eventsPerSecond)
+                    .put("uncompressedMBPerSecond", uncompressedMBPerSecond).put("hashesPerSecond", hashesPerSecond);
+        }
+
+        static Bucket fromJson(ReportJson json) {
+            return new Bucket(json.longValue("fromSecond"), json.doubleValue("seconds"), json.longValue("tasks"),
+                    json.longValue("scanTasks"), json.longValue("hashTasks"), json.longValue("events"), json.longValue("bytes"),
+                    json.longValue("hashes"), json.doubleValue("tasksPerSecond"), json.doubleValue("eventsPerSecond"),
+                    json.doubleValue("uncompressedMBPerSecond"), json.doubleValue("hashesPerSecond"));
+        }
+    }
+
+    /** Nearest-rank values of the three latencies at each of {@code percentiles}: the CDF the HTML report draws. */
+    public record LatencyDistribution(List<Double> percentiles, List<Long> taskDurationMs, List<Long> queueWaitMs,
+                                      List<Long> endToEndMs) implements JsonWritable {
+        /** By measure name, in {@link Latency#MEASURES} order. */
+        public List<List<Long>> byMeasure() {
+            return List.of(taskDurationMs, queueWaitMs, endToEndMs);
+        }
+
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("percentiles", percentiles).put("taskDurationMs", taskDurationMs)
+                    .put("queueWaitMs", queueWaitMs).put("endToEndMs", endToEndMs);
+        }
+
+        static LatencyDistribution fromJson(ReportJson json) {
+            return new LatencyDistribution(json.doubles("percentiles"), json.longs("taskDurationMs"), json.longs("queueWaitMs"),
+                    json.longs("endToEndMs"));
+        }
+    }
+
+    /**
+     * How one countBy path was counted over the run.
+     *
+     * @param maxOverCount the sum of the tasks' over-counts, when {@code countsApproximate}
+     */
+    public record PathAccuracy(boolean countsApproximate, long maxOverCount, boolean distinctEstimated) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            JsonFields json = new JsonFields().put("counts", countsApproximate ? "approximate" : "exact");
+            if (countsApproximate) json.put("maxOverCount", maxOverCount);
+            return json.put("distinct", distinctEstimated ? "estimated" : "exact");
+        }
+
+        static PathAccuracy fromJson(ReportJson json) {
+            boolean approximate = "approximate".equals(json.string("counts"));
+            return new PathAccuracy(approximate, approximate ? json.longValue("maxOverCount") : 0,
+                    "estimated".equals(json.string("distinct")));
+        }
+    }
+
+    /** A task that did not finish as done; {@code reason} is "null" when its record gives none, as reports have always said. */
+    public record Problem(String taskId, String status, String reason) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("taskId", taskId).put("status", status).put("reason", reason);
+        }
+
+        static Problem fromJson(ReportJson json) {
+            return new Problem(json.string("taskId"), json.string("status"), json.string("reason"));
+        }
+    }
+
+    /** Failed and rejected tasks as a share of the planned tasks, against the spec's tolerance. */
+    public record FailureTolerance(int toleratedPercent, long failedTasks, long plannedTasks, double failedPercent,
+                                   boolean withinTolerance, String definition) implements JsonWritable {
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("toleratedPercent", toleratedPercent).put("failedTasks", failedTasks)
+                    .put("plannedTasks", plannedTasks).put("failedPercent", failedPercent).put("withinTolerance", withinTolerance)
+                    .put("definition", definition);
+        }
+
+        /** @param json null when the report has no tolerance (the spec set none) */
+        static FailureTolerance fromJson(ReportJson json) {
+            if (json == null) return null;
+            return new FailureTolerance(json.intValue("toleratedPercent"), json.longValue("failedTasks"), json.longValue("plannedTasks"),
+                    json.doubleValue("failedPercent"), json.bool("withinTolerance"), json.string("definition"));
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package batchpipe.common.run;
+
+import batchpipe.common.table.TableKeys;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run's record ({@code run#<runId> / run}): written by the producer before any task is sent, then
+ * updated in place (enqueued, complete shards, the completion claim, the final status). Attribute names
+ * and number forms are those runs have always had, so earlier runs read back the same.
+ *
+ * @param spec              the run spec as JSON, as the producer accepted it
+ * @param hashesPlanned     passwords to hash (batches x batch size)
+ * @param createdAt         when the producer created the record (epoch ms), before listing and sending
+ * @param status            {@code running}, {@code empty}, {@code enqueue-failed} or {@code complete}
+ * @param shards            how many progress shards count its tasks
+ * @param enqueued          tasks SQS accepted; null until the producer has sent them all (or failed)
+ * @param enqueueError      why sending stopped, for status {@code enqueue-failed}
+ * @param completeShards    the shards whose tasks have all been counted
+ * @param completionSentBy  the task whose count completed the run and whose worker notified the aggregator
+ * @param completionSentAt  when that worker claimed the notification (epoch ms)
+ * @param sendFinishedAt    when the producer had sent its last task (epoch ms): planning is createdAt to this;
+ *                          null until then, and on runs stored before it was kept
+ */
+public record RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
+                        String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
+                        String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+
+    /** A record without the end of sending. */
+    public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
+                     String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
+                     String completionSentBy, Long completionSentAt) {
+        this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
+                completionSentBy, completionSentAt, null);
+    }
+
+    /** A new run's record, as the producer writes it. */
+    public static RunRecord planned(String runId, String label, String spec, Planned planned, long hashesPlanned,
+                                    long createdAt, int shards) {
+        return new RunRecord(runId, label, spec, planned, hashesPlanned, createdAt, planned.total() == 0 ? "empty" : "running",
+                shards, null, null, List.of(), null, null);
+    }
+
+    public Map<String, AttributeValue> toItem() {
+        ItemWriter item = new ItemWriter();
+        item.putAll(TableKeys.key(runId, TableKeys.RUN_SK));
+        Map<String, AttributeValue> plannedCounts = new LinkedHashMap<>();
+        plannedCounts.put("scan", AttributeValue.fromN(Long.toString(planned.scan())));
+        plannedCounts.put("hash", AttributeValue.fromN(Long.toString(planned.hash())));
+        plannedCounts.put("total", AttributeValue.fromN(Long.toString(planned.total())));
+        item.put("runId", runId).put("label", label).put("spec", spec).put("planned", AttributeValue.fromM(plannedCounts))
+                .put("hashesPlanned", hashesPlanned).put("createdAt", createdAt).put("status", status).put("shards", shards)
+                .put("enqueued", enqueued).put("enqueueError", enqueueError)
+                .put("completionSentBy", completionSentBy).put("completionSentAt", completionSentAt)
+                .put("sendFinishedAt", sendFinishedAt);
+        if (completeShards != null && !completeShards.isEmpty()) {
+            item.put("completeShards", AttributeValue.fromSs(completeShards));
+        }
+        return item.item();
+    }
+
+    public static RunRecord fromItem(Map<String, AttributeValue> stored) {
+        ItemReader item = new ItemReader(stored, "run record");
+        Map<String, AttributeValue> plannedCounts = item.map("planned");
+        Planned planned;
+        if (plannedCounts == null) {
+            planned = new Planned(0, 0, 0);
+        } else {
+            ItemReader p = new ItemReader(plannedCounts, "run record planned");
+            planned = new Planned(p.longOr("scan", 0), p.longOr("hash", 0), p.longOr("total", 0));
+        }
+        List<String> complete = item.strings("completeShards");
+        return new RunRecord(item.requiredString("runId"), item.string("label"), item.string("spec"), planned,
+                item.longOr("hashesPlanned", 0), item.longOr("createdAt", 0), item.string("status"),
+                Math.toIntExact(item.longOr("shards", 0)), item.longOrNull("enqueued"), item.string("enqueueError"),
+                complete == null ? List.of() : complete, item.string("completionSentBy"), item.longOrNull("completionSentAt"),
+                item.longOrNull("sendFinishedAt"));
+    }
+}
