@@ -34,9 +34,14 @@ final class StackNames {
      * usage error that names the flag to use now.
      */
     static RuntimeException deployedStackNotFound(CommandSpec spec, String name, RuntimeException failure) {
+        return deployedStackNotFound(spec, name, failure, System.getenv());
+    }
+
+    /** {@link #deployedStackNotFound(CommandSpec, String, RuntimeException)} in the environment {@code env}. */
+    static RuntimeException deployedStackNotFound(CommandSpec spec, String name, RuntimeException failure, java.util.Map<String, String> env) {
         boolean typedStackName = spec.commandLine().getParseResult().originalArgs().stream()
                 .anyMatch(a -> a.equals("--stack-name") || a.startsWith("--stack-name="));
-        if (!typedStackName || !LocalStack.endpointsConfigured(System.getenv())) return failure;
+        if (!typedStackName || !LocalStack.endpointsConfigured(env)) return failure;
         return new CommandLine.ParameterException(spec.commandLine(), "no deployed stack '" + name + "' (" + BatchpipeCli.describe(failure)
                 + "); --stack-name names a deployed stack, as in SAM: for the local stack that AWS_ENDPOINT_URL_* point at,"
                 + " use --local-stack-name " + name);

@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +50,28 @@ class CliHabitsTest {
             assertThat(stack.names()).as(command).containsExactlyInAnyOrder("--stack", "--stack-name");
             assertThat(cli.getSubcommands().get(command).getCommandSpec().findOption("--local-stack-name")).as(command).isNotNull();
         }
+    }
+
+    @Test
+    void stackName_thatNamesNoDeployedStack_whileLocalEndpointsAreSet_getsAHintToLocalStackName() {
+        Map<String, String> local = Map.of("AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9324", "AWS_ENDPOINT_URL_S3", "http://127.0.0.1:9000",
+                "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000");
+        IllegalArgumentException notFound = new IllegalArgumentException("stack 'mine' not found or not readable: Stack with id mine does not exist");
+
+        RuntimeException oldUse = StackNames.deployedStackNotFound(parsed("report", "r1", "--stack-name", "mine"), "mine", notFound, local);
+        assertThat(oldUse).isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("no deployed stack 'mine'")
+                .hasMessageContaining("use --local-stack-name mine");
+
+        // --stack was always the deployed one, and without local endpoints nothing suggests the old use: the failure as it is.
+        assertThat(StackNames.deployedStackNotFound(parsed("report", "r1", "--stack", "mine"), "mine", notFound, local)).isSameAs(notFound);
+        assertThat(StackNames.deployedStackNotFound(parsed("run", "--spec", "s.json", "--stack-name", "mine"), "mine", notFound, Map.of()))
+                .isSameAs(notFound);
+    }
+
+    private static CommandLine.Model.CommandSpec parsed(String... args) {
+        CommandLine cli = BatchpipeCli.commandLine();
+        CommandLine.ParseResult result = cli.parseArgs(args);
+        return result.subcommand().commandSpec();
     }
 
     @Test
