@@ -12,6 +12,7 @@ import batchpipe.aggregator.priming.AggregatorPriming;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
+import batchpipe.common.log.InvocationLog;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.sqs.SqsEventJson;
@@ -51,8 +52,9 @@ public final class AggregatorHandler implements RequestStreamHandler {
 
     private final ReportService reports;
     private final Clock clock;
-    /** SnapStart hooks: warm-up before the snapshot, fresh entropy after each restore. */
-    private final Priming priming = AggregatorPriming.register();
+    private final InvocationLog log = InvocationLog.of(FunctionEnvironment.current());
+    /** SnapStart hooks: warm-up before the snapshot, fresh entropy (and a cold start to come) after each restore. */
+    private final Priming priming = AggregatorPriming.hooks().afterRestore(log::restored).register();
 
     public AggregatorHandler() {
         this(AggregatorConfig.from(FunctionEnvironment.current()));
@@ -124,6 +126,10 @@ public final class AggregatorHandler implements RequestStreamHandler {
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         byte[] bytes = input.readAllBytes();
+        output.write(log.around(context, () -> respond(bytes, context)));
+    }
+
+    private byte[] respond(byte[] bytes, Context context) {
         // Either the CompletionsQueue's SQS event or an on-demand {"runId": ...}: JSON of two shapes, told apart here.
         Map<String, Object> event = Json.parseObject(new String(bytes, StandardCharsets.UTF_8));
         if (event.containsKey("Records")) {
@@ -137,10 +143,9 @@ public final class AggregatorHandler implements RequestStreamHandler {
                     failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
                 }
             }
-            output.write(SqsEventJson.write(new SQSBatchResponse(failures)));
-        } else {
-            output.write(Json.write(reports.report(runIdOf(event), reportLinesDeadline(context)).summary()).getBytes(StandardCharsets.UTF_8));
+            return SqsEventJson.write(new SQSBatchResponse(failures));
         }
+        return Json.write(reports.report(runIdOf(event), reportLinesDeadline(context)).summary()).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The run id of a completion message or an on-demand event: JSON from outside, of which only this field is read. */

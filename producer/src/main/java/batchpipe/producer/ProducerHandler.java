@@ -4,6 +4,7 @@ import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
+import batchpipe.common.log.InvocationLog;
 import batchpipe.common.priming.Priming;
 import batchpipe.producer.priming.ProducerPriming;
 import batchpipe.producer.spec.InvalidRunSpecException;
@@ -14,7 +15,6 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,8 +32,9 @@ import java.util.Map;
 public final class ProducerHandler implements RequestStreamHandler {
     private final RunSpecParser parser;
     private final RunPlanner planner;
-    /** SnapStart hooks: warm-up before the snapshot, fresh entropy after each restore. */
-    private final Priming priming = ProducerPriming.register();
+    private final InvocationLog log = InvocationLog.of(FunctionEnvironment.current());
+    /** SnapStart hooks: warm-up before the snapshot, fresh entropy (and a cold start to come) after each restore. */
+    private final Priming priming = ProducerPriming.hooks().afterRestore(log::restored).register();
 
     public ProducerHandler() {
         this(ProducerConfig.from(FunctionEnvironment.current()), AwsClients.s3(), AwsClients.sqs(), AwsClients.dynamoDb());
@@ -48,7 +49,7 @@ public final class ProducerHandler implements RequestStreamHandler {
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         byte[] event = input.readAllBytes();
-        byte[] response = PowertoolsLogging.withLogging(context, () -> plan(event));
+        byte[] response = log.around(context, () -> plan(event));
         output.write(response);
     }
 

@@ -3,6 +3,7 @@ package batchpipe.worker;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.aws.LazyClient;
 import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.log.InvocationLog;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.worker.batch.BatchProcessor;
@@ -25,7 +26,6 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 import software.amazon.lambda.powertools.metrics.Metrics;
 import software.amazon.lambda.powertools.metrics.MetricsFactory;
 import software.amazon.lambda.powertools.metrics.model.DimensionSet;
@@ -36,7 +36,6 @@ import java.io.OutputStream;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The SQS-triggered worker: a doorway that hands the batch to {@link BatchProcessor} and answers with
@@ -54,7 +53,7 @@ public final class WorkerHandler implements RequestStreamHandler {
     private final BatchProcessor batches;
     private final long initMs;
     private final Metrics metrics;
-    private final AtomicBoolean firstInvocation = new AtomicBoolean(true);
+    private final InvocationLog log;
     /** SnapStart hooks: warm-up (and the lazy clients built) before the snapshot, fresh entropy after each restore. */
     private final Priming priming;
 
@@ -73,11 +72,13 @@ public final class WorkerHandler implements RequestStreamHandler {
     private WorkerHandler(WorkerConfig config, LazyClient<S3Client> s3Client, LazyClient<SqsClient> sqsClient, DynamoDbClient dynamoDb,
                           long initStart) {
         this.config = config;
+        this.log = InvocationLog.of(FunctionEnvironment.current());
         this.priming = WorkerPriming.hooks()
                 .warm("clients", () -> {
                     s3Client.get();
                     sqsClient.get();
                 })
+                .afterRestore(log::restored)
                 .register();
         ForkJoinPool pool = new ForkJoinPool(config.poolSize().threads());
         TaskBooks records = TaskBooks.of(dynamoDb, sqsClient, config.tableName(), config.completionsQueueUrl());
@@ -97,17 +98,17 @@ public final class WorkerHandler implements RequestStreamHandler {
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         byte[] event = input.readAllBytes();
-        SQSBatchResponse response = PowertoolsLogging.withLogging(context, () -> process(SqsEventJson.records(event), context));
+        SQSBatchResponse response = log.around(context, () -> process(SqsEventJson.records(event), context));
         output.write(SqsEventJson.write(response));
     }
 
     /** The same invocation for a test that holds the event as the events library's object. */
     SQSBatchResponse handle(SQSEvent event, Context context) {
-        return PowertoolsLogging.withLogging(context, () -> process(event.getRecords(), context));
+        return log.around(context, () -> process(event.getRecords(), context));
     }
 
     private SQSBatchResponse process(List<SQSEvent.SQSMessage> records, Context context) {
-        boolean cold = firstInvocation.compareAndSet(true, false);
+        boolean cold = InvocationLog.coldStart();
         Invocation invocation = new Invocation(context.getAwsRequestId(), context.getFunctionName(),
                 context.getFunctionVersion(), context.getMemoryLimitInMB(),
                 Invocation.normalizedArchitecture(System.getProperty("os.arch")),

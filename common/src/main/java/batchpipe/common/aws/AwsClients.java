@@ -1,5 +1,7 @@
 package batchpipe.common.aws;
 
+import batchpipe.common.trace.Tracing;
+import batchpipe.common.trace.TracingInterceptor;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -49,8 +51,8 @@ public final class AwsClients {
         var builder = S3Client.builder()
                 .httpClient(httpClient())
                 .region(region())
-                .overrideConfiguration(ClientOverrideConfiguration.builder()
-                        .apiCallAttemptTimeout(API_CALL_TIMEOUT)
+                .overrideConfiguration(traced(ClientOverrideConfiguration.builder()
+                        .apiCallAttemptTimeout(API_CALL_TIMEOUT))
                         .build());
         if (hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")) {
             builder.forcePathStyle(true)
@@ -71,7 +73,13 @@ public final class AwsClients {
     }
 
     private static ClientOverrideConfiguration timeouts() {
-        return ClientOverrideConfiguration.builder().apiCallTimeout(API_CALL_TIMEOUT).build();
+        return traced(ClientOverrideConfiguration.builder().apiCallTimeout(API_CALL_TIMEOUT)).build();
+    }
+
+    /** With X-Ray on (Lambda names a daemon), a subsegment per call; elsewhere no interceptor at all. */
+    private static ClientOverrideConfiguration.Builder traced(ClientOverrideConfiguration.Builder builder) {
+        Tracing tracing = Tracing.current();
+        return tracing.enabled() ? builder.addExecutionInterceptor(new TracingInterceptor(tracing)) : builder;
     }
 
     private static SdkHttpClient httpClient() {

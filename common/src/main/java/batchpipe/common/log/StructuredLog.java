@@ -3,9 +3,11 @@ package batchpipe.common.log;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import software.amazon.lambda.powertools.logging.argument.StructuredArgument;
 import software.amazon.lambda.powertools.logging.argument.StructuredArguments;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -22,6 +24,12 @@ public final class StructuredLog {
             "function_arn", "function_memory_size", "function_name", "function_request_id", "function_version",
             "sampling_rate", "xray_trace_id", "correlation_id");
 
+    /**
+     * What a line logged outside an invocation (init, SnapStart hooks) knows of its function: Lambda's
+     * variables for the function, under the names Powertools gives them inside an invocation.
+     */
+    private static final Map<String, String> ENVIRONMENT_FIELDS = environmentFields(System.getenv());
+
     private final Logger logger;
 
     private StructuredLog(Logger logger) {
@@ -33,27 +41,59 @@ public final class StructuredLog {
     }
 
     public void info(String message, Object... keyValues) {
-        if (logger.isInfoEnabled()) logger.info(message, (Object[]) arguments(keyValues, null));
+        if (logger.isInfoEnabled()) withEnvironmentFields(() -> logger.info(message, arguments(keyValues, null)));
     }
 
     public void warn(String message, Object... keyValues) {
-        if (logger.isWarnEnabled()) logger.warn(message, (Object[]) arguments(keyValues, null));
+        if (logger.isWarnEnabled()) withEnvironmentFields(() -> logger.warn(message, arguments(keyValues, null)));
     }
 
     public void error(String message, Throwable error, Object... keyValues) {
-        logger.error(message, arguments(keyValues, error));
+        withEnvironmentFields(() -> logger.error(message, arguments(keyValues, error)));
     }
 
-    /** Key/value pairs as structured arguments; a throwable last, as SLF4J expects it. */
-    private static Object[] arguments(Object[] keyValues, Throwable error) {
-        Object[] arguments = new Object[keyValues.length / 2 + (error == null ? 0 : 1)];
+    /**
+     * Key/value pairs as structured arguments; a throwable last, as SLF4J expects it. The layout writes
+     * the MDC and the arguments side by side, so a pair the MDC already holds is dropped (same value) or
+     * renamed {@code <key>Detail} (another value): every key appears once on a line.
+     */
+    static Object[] arguments(Object[] keyValues, Throwable error) {
+        Map<String, String> context = MDC.getCopyOfContextMap();
+        List<Object> arguments = new ArrayList<>(keyValues.length / 2 + 1);
         for (int i = 0; i + 1 < keyValues.length; i += 2) {
             String key = String.valueOf(keyValues[i]);
-            StructuredArgument entry = StructuredArguments.entry(RESERVED.contains(key) ? key + "Detail" : key, keyValues[i + 1]);
-            arguments[i / 2] = entry;
+            Object value = keyValues[i + 1];
+            String inContext = context == null ? null : context.get(key);
+            if (inContext != null && inContext.equals(String.valueOf(value))) continue;
+            boolean taken = RESERVED.contains(key) || inContext != null;
+            arguments.add(StructuredArguments.entry(taken ? key + "Detail" : key, value));
         }
-        if (error != null) arguments[arguments.length - 1] = error;
-        return arguments;
+        if (error != null) arguments.add(error);
+        return arguments.toArray();
+    }
+
+    /** Outside an invocation (no function_name in the MDC), the function's own fields from Lambda's variables. */
+    private static void withEnvironmentFields(Runnable log) {
+        if (ENVIRONMENT_FIELDS.isEmpty() || MDC.get("function_name") != null) {
+            log.run();
+            return;
+        }
+        ENVIRONMENT_FIELDS.forEach(MDC::put);
+        try {
+            log.run();
+        } finally {
+            ENVIRONMENT_FIELDS.keySet().forEach(MDC::remove);
+        }
+    }
+
+    static Map<String, String> environmentFields(Map<String, String> env) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        if (env.get("AWS_LAMBDA_FUNCTION_NAME") == null) return fields;
+        fields.put("function_name", env.get("AWS_LAMBDA_FUNCTION_NAME"));
+        if (env.get("AWS_LAMBDA_FUNCTION_VERSION") != null) fields.put("function_version", env.get("AWS_LAMBDA_FUNCTION_VERSION"));
+        if (env.get("AWS_LAMBDA_FUNCTION_MEMORY_SIZE") != null) fields.put("function_memory_size", env.get("AWS_LAMBDA_FUNCTION_MEMORY_SIZE"));
+        if (env.get("POWERTOOLS_SERVICE_NAME") != null) fields.put("service", env.get("POWERTOOLS_SERVICE_NAME"));
+        return Map.copyOf(fields);
     }
 
     /** Runs {@code work} with the given identifiers on every line it logs (MDC), then restores the previous ones. */

@@ -45,10 +45,12 @@ public final class Priming implements Resource {
 
     private final String function;
     private final Map<String, Step> steps;
+    private final List<Runnable> afterRestore;
 
-    private Priming(String function, Map<String, Step> steps) {
+    private Priming(String function, Map<String, Step> steps, List<Runnable> afterRestore) {
         this.function = function;
         this.steps = new LinkedHashMap<>(steps);
+        this.afterRestore = List.copyOf(afterRestore);
     }
 
     public static Builder of(String function) {
@@ -58,6 +60,7 @@ public final class Priming implements Resource {
     public static final class Builder {
         private final String function;
         private final Map<String, Step> steps = new LinkedHashMap<>();
+        private final List<Runnable> afterRestore = new ArrayList<>();
 
         private Builder(String function) {
             this.function = Objects.requireNonNull(function, "function");
@@ -70,9 +73,15 @@ public final class Priming implements Resource {
             return this;
         }
 
+        /** Runs after every restore, once the entropy is fresh (e.g. marking the next invocation a cold start). */
+        public Builder afterRestore(Runnable action) {
+            afterRestore.add(Objects.requireNonNull(action, "action"));
+            return this;
+        }
+
         /** The hooks, not registered anywhere (tests call {@link #prime()} themselves). */
         public Priming build() {
-            return new Priming(function, steps);
+            return new Priming(function, steps, afterRestore);
         }
 
         /** The hooks, registered with the global CRaC context that Lambda's runtime drives. */
@@ -115,6 +124,7 @@ public final class Priming implements Resource {
 
     public void restore() {
         String algorithm = reseedSharedSecureRandom();
+        afterRestore.forEach(Runnable::run);
         LOG.info("restored from the snapshot", "function", function, "reseeded", algorithm);
     }
 

@@ -5,6 +5,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /** {@code ./batchpipe}: the local stack, local invocations and the demo, on the project's own code. */
 @Command(name = "batchpipe", mixinStandardHelpOptions = true, version = "batchpipe 0.1.0",
@@ -31,8 +32,8 @@ public final class BatchpipeCli implements Runnable {
         CommandLine cli = new CommandLine(new BatchpipeCli(), factory);
         cli.setParameterExceptionHandler((error, args) -> {
             PrintWriter err = error.getCommandLine().getErr();
-            err.println("batchpipe: " + ControlCharacters.escapeKeepingLines(String.valueOf(error.getMessage())) + " (see: batchpipe "
-                    + commandPath(error.getCommandLine()) + "--help)");
+            err.println("batchpipe: " + ControlCharacters.escapeKeepingLines(String.valueOf(error.getMessage())) + didYouMean(error)
+                    + " (see: batchpipe " + commandPath(error.getCommandLine()) + "--help)");
             return 2;
         });
         cli.setExecutionExceptionHandler((error, commandLine, parseResult) -> {
@@ -41,6 +42,14 @@ public final class BatchpipeCli implements Runnable {
             return 1;
         });
         return cli;
+    }
+
+    /** For a mistyped command or option, the close ones picocli finds among those of the command: "; did you mean invoke?". */
+    static String didYouMean(CommandLine.ParameterException error) {
+        if (!(error instanceof CommandLine.UnmatchedArgumentException unmatched)) return "";
+        List<String> suggestions = unmatched.getSuggestions().stream().distinct().limit(3).toList();
+        if (suggestions.isEmpty()) return "";
+        return "; did you mean " + String.join(" or ", suggestions.stream().map(ControlCharacters::escapeKeepingLines).toList()) + "?";
     }
 
     private static String commandPath(CommandLine commandLine) {

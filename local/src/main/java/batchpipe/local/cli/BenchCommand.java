@@ -12,12 +12,12 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Measures the Performance targets side by side with the installed peers (node, python3, zstd, C bcrypt):",
-                "scan throughput, first-pass vs warm speed, bcrypt per-hash time and scaling, scanning under -Xmx128m,",
-                "the demo's overhead, and the worker's cold start under the Lambda runtime interface client against an",
-                "empty handler (needs the Lambda folders ./mvnw package builds). Each figure is the median of --runs whole-process runs; prints a table of",
-                "figures, ratios and PASS/MISS, and with --markdown writes the page for docs/BENCHMARKS.md.",
-                "Exit 0 when it ran, whatever the results."})
+        description = {"Measures the Performance targets side by side with the installed peers (node, python3, zstd, C bcrypt).",
+                "It measures scan throughput, first-pass vs warm speed, bcrypt per-hash time and scaling, scanning under "
+                    + "-Xmx128m, the demo's overhead, and the worker's cold start under the Lambda runtime interface client "
+                    + "against an empty handler (needs the Lambda folders ./mvnw package builds). Each figure is the median of "
+                    + "--runs whole-process runs; prints a table of figures, ratios and PASS/MISS, and with --markdown writes "
+                    + "the page for docs/BENCHMARKS.md. Exit 0 when it ran, whatever the results."})
 final class BenchCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -30,9 +30,9 @@ import java.util.concurrent.Callable;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Runs the whole pipeline on a fresh local stack and writes its report.",
-                "Loads seeded sample logs, invokes the producer as the schedule would, lets the event source mappings",
-                "drive the workers until the run completes, runs the aggregator, prints a summary and writes",
-                "report.json, report.md, tasks.csv and report.html into --out."})
+                "Loads seeded sample logs, invokes the producer as the schedule would, lets the event source mappings "
+                    + "drive the workers until the run completes, runs the aggregator, prints a summary and writes report.json, "
+                    + "report.md, tasks.csv and report.html into --out."})
 final class DemoCommand implements Callable<Integer> {
     /** Seeded sample objects kept between demos (below the project folder); the same seed gives the same bytes. */
     static final String SAMPLE_CACHE = "out/sample-cache";
@@ -87,8 +87,12 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     StackOptions stackOptions;
 
+    @Mixin
+    StackNames.LocalOnly localOnly;
+
     @Override
     public Integer call() throws Exception {
+        localOnly.check(spec);
         boolean chaosMode = chaosProfiles != null || chaosCrashTask != null;
         // A chaos run's tasks are small, so that a batch fits the shrunk worker timeout (ChaosStackSettings).
         if (lines == null) lines = chaosMode ? 2_000 : 20_000;

@@ -18,8 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 @Command(name = "hash", mixinStandardHelpOptions = true,
         description = {"Hashes generated passwords (password_000001, ...) with bcrypt on the worker's code path.",
-                "Prints {\"hashes\", \"cost\", \"workers\", \"seconds\", \"hashesPerSecond\", \"msPerHash\"};",
-                "msPerHash is wall-clock milliseconds per hash (1000 / hashesPerSecond)."})
+                "Prints {\"hashes\", \"cost\", \"workers\", \"seconds\", \"hashesPerSecond\", \"msPerHash\"}; msPerHash is "
+                    + "wall-clock milliseconds per hash (1000 / hashesPerSecond)."})
 final class HashCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -19,9 +19,9 @@ import java.util.concurrent.Callable;
 
 @Command(name = "invoke", mixinStandardHelpOptions = true,
         description = {"Invokes one function of template.yaml in-process (sam local invoke without Docker).",
-                "Prints the response JSON on stdout and Lambda's REPORT line on stderr. Uses the stack that",
-                "`batchpipe local up` runs when the AWS_ENDPOINT_URL_* variables point at it; otherwise starts one,",
-                "loads the sample objects the events/ files refer to, and stops it afterwards."})
+                "Prints the response JSON on stdout and Lambda's REPORT line on stderr. Uses the stack that `batchpipe "
+                    + "local up` runs when the AWS_ENDPOINT_URL_* variables point at it; otherwise starts one, loads the sample "
+                    + "objects the events/ files refer to, and stops it afterwards."})
 final class InvokeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -29,16 +29,26 @@ final class InvokeCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "LOGICAL_ID", description = "The function's logical id, e.g. WorkerFunction.")
     String logicalId;
 
-    @Option(names = {"-e", "--event"}, paramLabel = "FILE", description = "The event JSON (default: {}).")
+    @Option(names = {"-e", "--event"}, paramLabel = "FILE", description = "The event JSON; - reads it from standard input (default: {}).")
     Path event;
 
     @Mixin
     StackOptions stackOptions;
 
+    @Mixin
+    StackNames.LocalOnly localOnly;
+
     @Override
     public Integer call() throws Exception {
+        localOnly.check(spec);
         byte[] payload = "{}".getBytes(StandardCharsets.UTF_8);
-        if (event != null) {
+        if (event != null && event.toString().equals("-")) { // as sam local invoke -e -
+            payload = System.in.readAllBytes();
+            if (payload.length == 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--event -: standard input was empty; pipe the event in"
+                        + " (e.g. < events/worker-scan.json)");
+            }
+        } else if (event != null) {
             if (!Files.isRegularFile(event)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "event file not found: " + event);
             }
@@ -48,6 +58,11 @@ final class InvokeCommand implements Callable<Integer> {
         if (!template.functionIds().contains(logicalId)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown function '" + logicalId
                     + "'; template.yaml declares " + String.join(", ", template.functionIds()));
+        }
+        if (!template.isCreated(logicalId)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), logicalId + " is not created with these parameters: its"
+                    + " Condition " + template.conditionOf(logicalId) + " is false (see template.yaml; e.g. --parameter-overrides"
+                    + " CompareArchitectures=true for the worker's twin)");
         }
         boolean attach = LocalStack.endpointsConfigured(System.getenv());
         // As with sam local invoke, the function's own output (its logs) goes to stderr and stdout

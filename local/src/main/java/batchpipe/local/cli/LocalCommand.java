@@ -30,12 +30,18 @@ final class LocalCommand implements Runnable {
 
     @Command(name = "up", mixinStandardHelpOptions = true,
             description = {"Runs the local stack in the foreground until Ctrl-C.",
-                    "Creates the queues, table and bucket template.yaml declares,",
-                    "loads the sample objects, runs the functions' SQS event source mappings in-process, and prints the",
-                    "AWS_ENDPOINT_URL_* lines to export. Ctrl-C stops all of it."})
+                "Creates the queues, table and bucket template.yaml declares, loads the sample objects, runs the "
+                    + "functions' SQS event source mappings in-process, and prints the AWS_ENDPOINT_URL_* lines to export. "
+                    + "Ctrl-C stops all of it."})
     static final class Up implements java.util.concurrent.Callable<Integer> {
         @Mixin
         StackOptions stackOptions;
+
+        @Mixin
+        StackNames.LocalOnly localOnly;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
 
         @Option(names = "--sqs-port", defaultValue = "0", description = "SQS port (default: a free one).")
         int sqsPort;
@@ -55,6 +61,7 @@ final class LocalCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            localOnly.check(spec);
             PrintStream err = System.err;
             LocalStack stack = stackOptions.start(new LocalStack.Ports(sqsPort, s3Port, dynamoDbPort));
             stack.useForThisProcess();
@@ -71,11 +78,7 @@ final class LocalCommand implements Runnable {
             writeSamEnvFile(pipeline);
 
             System.out.println("# Batchpipe local stack '" + stack.stackName() + "' is up. In another shell:");
-            stack.endpointSettings().forEach((k, v) -> System.out.println("export " + k + "=" + v));
-            // S3Proxy rejects the newer default checksum headers (x-amz-checksum-mode and friends), so the
-            // AWS CLI and other SDKs in that shell must send them only when required, as our own clients do.
-            System.out.println("export AWS_REQUEST_CHECKSUM_CALCULATION=when_required");
-            System.out.println("export AWS_RESPONSE_CHECKSUM_VALIDATION=when_required");
+            exports(stack).forEach((k, v) -> System.out.println("export " + k + "=" + v));
             System.out.println("# Resources: " + describe(stack));
             System.out.println("# sam local invoke: --env-vars " + envFile + " (see README, 'sam local invoke')");
             System.out.println("# Ctrl-C stops the stack. Function logs follow on stderr.");
@@ -83,6 +86,18 @@ final class LocalCommand implements Runnable {
             System.setOut(err); // from now on the functions' stdout (their logs) goes to stderr
             stopped.await();
             return 0;
+        }
+
+        /**
+         * What a shell needs to reach the stack with the AWS CLI or any SDK: the endpoints, region and keys,
+         * and the checksum settings: S3Proxy rejects the newer default checksum headers (x-amz-checksum-mode
+         * and friends), so clients must send them only when required, as our own clients do.
+         */
+        static Map<String, String> exports(LocalStack stack) {
+            Map<String, String> exports = new LinkedHashMap<>(stack.endpointSettings());
+            exports.put("AWS_REQUEST_CHECKSUM_CALCULATION", "when_required");
+            exports.put("AWS_RESPONSE_CHECKSUM_VALIDATION", "when_required");
+            return exports;
         }
 
         private static String describe(LocalStack stack) {
@@ -100,7 +115,7 @@ final class LocalCommand implements Runnable {
          */
         private void writeSamEnvFile(LocalPipeline pipeline) throws Exception {
             Map<String, Object> env = new LinkedHashMap<>();
-            for (String id : pipeline.stack().template().functionIds()) {
+            for (String id : pipeline.stack().template().createdFunctionIds()) {
                 FunctionDefinition function = pipeline.runtime().definition(id);
                 Map<String, String> variables = new LinkedHashMap<>(function.environment());
                 variables.remove("JAVA_TOOL_OPTIONS");

@@ -39,10 +39,10 @@ import java.util.concurrent.Callable;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Plans and enqueues a run from a run spec, with the producer's own code.",
-                "Target: the stack `batchpipe local up` runs (when the AWS_ENDPOINT_URL_* variables point at it),",
-                "a deployed stack (--stack NAME, resources from its CloudFormation outputs), or else a local stack",
-                "this command starts for the run (then it always waits, since the stack ends with the command).",
-                "Prints the producer's response; with --wait, a progress bar and then the run's report."})
+                "Target: the stack `batchpipe local up` runs (when the AWS_ENDPOINT_URL_* variables point at it), a "
+                    + "deployed stack (--stack NAME, resources from its CloudFormation outputs), or else a local stack this "
+                    + "command starts for the run (then it always waits, since the stack ends with the command). Prints the "
+                    + "producer's response; with --wait, a progress bar and then the run's report."})
 final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -56,7 +56,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--json", description = "With --wait: print the report as JSON instead of Markdown.")
     boolean json;
 
-    @Option(names = "--stack", paramLabel = "NAME", description = "A deployed Batchpipe stack (uses the default AWS credentials and region).")
+    @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
+            description = "A deployed Batchpipe stack, as sam deploy names it (uses the default AWS credentials and region).")
     String deployedStack;
 
     @Option(names = "--timeout", defaultValue = "1800", description = "Seconds to wait with --wait (default: ${DEFAULT-VALUE}).")
@@ -96,7 +97,12 @@ final class RunCommand implements Callable<Integer> {
             try (CloudFormationClient cloudFormation = CloudFormationClient.builder()
                     .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
                  S3Client s3 = AwsClients.s3(); SqsClient sqs = AwsClients.sqs(); DynamoDbClient dynamoDb = AwsClients.dynamoDb()) {
-                DeployedStack stack = DeployedStack.describe(cloudFormation, deployedStack);
+                DeployedStack stack;
+                try {
+                    stack = DeployedStack.describe(cloudFormation, deployedStack);
+                } catch (RuntimeException e) {
+                    throw StackNames.deployedStackNotFound(spec, deployedStack, e);
+                }
                 err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName() + ")");
                 return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), List.of(), limits, wait);
             }

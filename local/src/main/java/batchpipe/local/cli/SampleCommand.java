@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "sample", mixinStandardHelpOptions = true,
-        description = {"Writes seeded, realistic JSON-lines application logs to a file (zstd-compressed by default),",
-                "the same generator the demo and the benchmarks use: the same seed gives the same bytes."})
+        description = {"Writes seeded, realistic JSON-lines application logs to a file (zstd-compressed by default).",
+                "It is the same generator the demo and the benchmarks use: the same seed gives the same bytes."})
 final class SampleCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

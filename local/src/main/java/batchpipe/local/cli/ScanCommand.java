@@ -23,8 +23,8 @@ import java.util.concurrent.ForkJoinPool;
 
 @Command(name = "scan", mixinStandardHelpOptions = true,
         description = {"Scans JSON-lines logs (zstd, gzip or plain, told apart by their first bytes) with the worker's scanner.",
-                "Prints the stats JSON: one object for one input, an array for several (in input order).",
-                "s3://bucket/key inputs are read through the standard SDK settings (AWS_ENDPOINT_URL_S3, a profile, ...)."})
+                "Prints the stats JSON: one object for one input, an array for several (in input order). s3://bucket/key "
+                    + "inputs are read through the standard SDK settings (AWS_ENDPOINT_URL_S3, a profile, ...)."})
 final class ScanCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /** Options every command that builds a local stack shares. */
 final class StackOptions {
-    @Option(names = "--stack-name", defaultValue = "batchpipe", description = "Local stack name; resource names are <stack>-<LogicalId> (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--local-stack-name", paramLabel = "NAME", defaultValue = "batchpipe",
+            description = "The local stack's name; its resources are named <name>-<LogicalId> (default: ${DEFAULT-VALUE}).")
     String stackName;
 
     @Option(names = "--parameter-overrides", split = ",", paramLabel = "KEY=VALUE",

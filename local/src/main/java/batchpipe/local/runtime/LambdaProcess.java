@@ -57,9 +57,8 @@ public final class LambdaProcess implements AutoCloseable {
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(memoryMb));
         env.put("AWS_LAMBDA_LOG_GROUP_NAME", "/aws/lambda/" + functionName);
         env.put("AWS_LAMBDA_LOG_STREAM_NAME", "2026/01/01/[1]ric-test");
-        if (snapStart) {
-            env.put("AWS_LAMBDA_INITIALIZATION_TYPE", "snap-start");
-        }
+        // As Lambda sets it: snap-start for a published version's snapshot, on-demand for an ordinary init.
+        env.put("AWS_LAMBDA_INITIALIZATION_TYPE", snapStart ? "snap-start" : "on-demand");
         env.putAll(environment);
 
         ProcessBuilder builder = new ProcessBuilder(command)

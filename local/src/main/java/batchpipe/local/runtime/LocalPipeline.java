@@ -29,7 +29,7 @@ public final class LocalPipeline implements AutoCloseable {
     public static LocalPipeline start(LocalStack stack, PrintStream functionLog, boolean withMappings) {
         LocalPipeline pipeline = new LocalPipeline(stack, new LocalLambdaRuntime(stack, functionLog));
         if (withMappings) {
-            for (String id : stack.template().functionIds()) {
+            for (String id : stack.template().createdFunctionIds()) {
                 FunctionDefinition function = pipeline.runtime.definition(id);
                 for (FunctionDefinition.SqsEventSource event : function.sqsEvents()) {
                     String url = stack.ref(event.queueLogicalId());

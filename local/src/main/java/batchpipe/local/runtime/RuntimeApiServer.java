@@ -46,7 +46,10 @@ public final class RuntimeApiServer implements AutoCloseable {
         }
     }
 
-    private record Invocation(String requestId, String event, long deadlineMs, CompletableFuture<Outcome> outcome) {
+    /** What Lambda sends when the function does not trace: a trace that is not recorded. */
+    static final String UNSAMPLED_TRACE = "Root=1-00000000-000000000000000000000000;Sampled=0";
+
+    private record Invocation(String requestId, String event, long deadlineMs, String traceHeader, CompletableFuture<Outcome> outcome) {
     }
 
     private final HttpServer server;
@@ -91,8 +94,14 @@ public final class RuntimeApiServer implements AutoCloseable {
 
     /** Queues an event for the runtime's next {@code invocation/next}; completes when it answers. */
     public CompletableFuture<Outcome> invoke(String event, Duration timeout) {
+        return invoke(event, timeout, UNSAMPLED_TRACE);
+    }
+
+    /** {@link #invoke(String, Duration)} with the X-Ray trace header Lambda would pass (Lambda-Runtime-Trace-Id). */
+    public CompletableFuture<Outcome> invoke(String event, Duration timeout, String traceHeader) {
         String requestId = UUID.randomUUID().toString();
-        Invocation invocation = new Invocation(requestId, event, System.currentTimeMillis() + timeout.toMillis(), new CompletableFuture<>());
+        Invocation invocation = new Invocation(requestId, event, System.currentTimeMillis() + timeout.toMillis(), traceHeader,
+                new CompletableFuture<>());
         pending.add(invocation);
         return invocation.outcome();
     }
@@ -148,7 +157,7 @@ public final class RuntimeApiServer implements AutoCloseable {
         headers.set("Lambda-Runtime-Aws-Request-Id", invocation.requestId());
         headers.set("Lambda-Runtime-Deadline-Ms", Long.toString(invocation.deadlineMs()));
         headers.set("Lambda-Runtime-Invoked-Function-Arn", functionArn);
-        headers.set("Lambda-Runtime-Trace-Id", "Root=1-00000000-000000000000000000000000;Sampled=0");
+        headers.set("Lambda-Runtime-Trace-Id", invocation.traceHeader());
         reply(exchange, 200, invocation.event());
     }
 

@@ -47,11 +47,11 @@ final class StackResources {
     /** Creates the buckets, tables and queues in empty emulators, and names the rest. */
     void create(S3Client s3, DynamoDbClient dynamoDb, SqsClient sqs) {
         // Buckets and tables reference nothing; queues in an order where redrive targets exist first.
-        for (String id : template.logicalIdsOfType("AWS::S3::Bucket")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::S3::Bucket")) {
             s3.createBucket(b -> b.bucket(name(id, "AWS::S3::Bucket")));
             registerBucket(id);
         }
-        for (String id : template.logicalIdsOfType("AWS::DynamoDB::Table")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::DynamoDB::Table")) {
             createTable(dynamoDb, id);
             registerTable(id);
         }
@@ -76,9 +76,9 @@ final class StackResources {
 
     /** Finds the resources of a stack another process created: buckets and tables by name, queues by asking for their URLs. */
     void discover(SqsClient sqs, URI sqsEndpoint) {
-        template.logicalIdsOfType("AWS::S3::Bucket").forEach(this::registerBucket);
-        template.logicalIdsOfType("AWS::DynamoDB::Table").forEach(this::registerTable);
-        for (String id : template.logicalIdsOfType("AWS::SQS::Queue")) {
+        template.createdLogicalIdsOfType("AWS::S3::Bucket").forEach(this::registerBucket);
+        template.createdLogicalIdsOfType("AWS::DynamoDB::Table").forEach(this::registerTable);
+        for (String id : template.createdLogicalIdsOfType("AWS::SQS::Queue")) {
             String name = name(id, "AWS::SQS::Queue");
             String url;
             try {
@@ -117,14 +117,14 @@ final class StackResources {
 
     /** Functions run in-process and log groups store nothing here: they are named, not created. */
     private void registerNamedOnly() {
-        for (String id : template.functionIds()) {
+        for (String id : template.createdFunctionIds()) {
             String name = name(id, "AWS::Lambda::Function");
             physical.put(id, new TemplateResolver.Physical(name,
                     Map.of("Arn", "arn:aws:lambda:" + LocalStack.REGION + ":" + LocalStack.ACCOUNT + ":function:" + name)));
         }
         // The aggregator's WORKER_LOG_GROUPS refers to them. Its REPORT lines come from the in-process
         // runtime instead (the aggregator sees the local table and no CloudWatch Logs endpoint, and queries nothing).
-        for (String id : template.logicalIdsOfType("AWS::Logs::LogGroup")) {
+        for (String id : template.createdLogicalIdsOfType("AWS::Logs::LogGroup")) {
             String name = name(id, "AWS::Logs::LogGroup");
             physical.put(id, new TemplateResolver.Physical(name,
                     Map.of("Arn", "arn:aws:logs:" + LocalStack.REGION + ":" + LocalStack.ACCOUNT + ":log-group:" + name + ":*")));

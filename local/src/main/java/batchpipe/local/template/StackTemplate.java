@@ -61,6 +61,31 @@ public final class StackTemplate {
         return ids;
     }
 
+    /**
+     * The resources of {@code type} that CloudFormation would create with these parameters: those without
+     * a Condition, or whose Condition holds (CompareArchitectures=false leaves out the worker's twin).
+     */
+    public List<String> createdLogicalIdsOfType(String type) {
+        return logicalIdsOfType(type).stream().filter(this::isCreated).toList();
+    }
+
+    /** The functions CloudFormation would create with these parameters. */
+    public List<String> createdFunctionIds() {
+        return createdLogicalIdsOfType("AWS::Serverless::Function");
+    }
+
+    /** Whether the resource's Condition (if any) holds for these parameters. */
+    public boolean isCreated(String logicalId) {
+        String condition = conditionOf(logicalId);
+        return condition == null || new TemplateResolver(parameters, Map.of(), Map.of(), section(root, "Conditions")).condition(condition);
+    }
+
+    /** The name of the resource's Condition, or null when it has none. */
+    public String conditionOf(String logicalId) {
+        Object resource = section(root, "Resources").get(logicalId);
+        return resource instanceof Map<?, ?> r && r.get("Condition") != null ? String.valueOf(r.get("Condition")) : null;
+    }
+
     @SuppressWarnings("unchecked")
     public Map<String, Object> properties(String logicalId) {
         Object resource = section(root, "Resources").get(logicalId);
@@ -94,7 +119,7 @@ public final class StackTemplate {
 
     public List<QueueDefinition> queues(TemplateResolver resolver) {
         List<QueueDefinition> queues = new ArrayList<>();
-        for (String id : logicalIdsOfType("AWS::SQS::Queue")) {
+        for (String id : createdLogicalIdsOfType("AWS::SQS::Queue")) {
             Map<String, Object> p = properties(id);
             int visibility = p.containsKey("VisibilityTimeout") ? Integer.parseInt(resolver.resolveString(p.get("VisibilityTimeout"))) : 30;
             Integer retention = p.containsKey("MessageRetentionPeriod") ? Integer.valueOf(resolver.resolveString(p.get("MessageRetentionPeriod"))) : null;

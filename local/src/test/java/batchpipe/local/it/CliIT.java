@@ -22,11 +22,26 @@ class CliIT {
     @Test
     void invokeWorker_withThePoisonEvent_reportsExactlyThePoisonMessageAsFailed() {
         String event = ProjectHome.find().resolve("events/worker-mixed-with-poison.json").toString();
-        InProcessCli.Result run = run("invoke", "WorkerFunction", "--event", event, "--stack-name", "cliit");
+        InProcessCli.Result run = run("invoke", "WorkerFunction", "--event", event, "--local-stack-name", "cliit");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(Json.parse(run.out().trim())).isEqualTo(Map.of("batchItemFailures",
                 List.of(Map.of("itemIdentifier", "33333333-0000-4000-8000-000000000003"))));
+    }
+
+    @Test
+    void invokeWorker_withTheEventOnStandardInput_asSamLocalInvokeTakesIt() throws Exception {
+        java.io.InputStream original = System.in;
+        InProcessCli.Result run;
+        try (java.io.InputStream event = Files.newInputStream(ProjectHome.find().resolve("events/worker-scan.json"))) {
+            System.setIn(event);
+            run = run("invoke", "WorkerFunction", "-e", "-", "--local-stack-name", "cliitstdin");
+        } finally {
+            System.setIn(original);
+        }
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(Json.parse(run.out().trim())).isEqualTo(Map.of("batchItemFailures", List.of()));
     }
 
     @Test
@@ -35,7 +50,7 @@ class CliIT {
         Path spec = dir.resolve("spec.json");
         Files.writeString(spec, "{\"label\": \"cli\", \"hash\": {\"batches\": 2, \"batchSize\": 4, \"cost\": 4}}");
 
-        InProcessCli.Result run = run("run", "--spec", spec.toString(), "--wait", "--json", "--stack-name", "cliitrun", "--timeout", "300");
+        InProcessCli.Result run = run("run", "--spec", spec.toString(), "--wait", "--json", "--local-stack-name", "cliitrun", "--timeout", "300");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         Map<String, Object> printed = Json.parseObject(run.out());

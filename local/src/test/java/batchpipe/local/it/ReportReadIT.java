@@ -59,7 +59,7 @@ class ReportReadIT {
         Path stderr = work.resolve("run.err");
         ProcessBuilder command = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
                 System.getProperty("java.class.path"), BatchpipeCli.class.getName(), "run", "--spec", spec.toString(), "--wait", "--json",
-                "--stack-name", STACK, "--timeout", "240")
+                "--local-stack-name", STACK, "--timeout", "240")
                 .directory(work.toFile()).redirectOutput(stdout.toFile()).redirectError(stderr.toFile());
         command.environment().putAll(stack.endpointSettings());
         command.environment().put("BATCHPIPE_HOME", home.toString());
@@ -105,7 +105,7 @@ class ReportReadIT {
 
     @Test
     void report_printsTheStoredReportMdFromTheRunsFolder() throws Exception {
-        InProcessCli.Result shown = cli("report", runId, "--stack-name", STACK, "--out", runFolder.toString());
+        InProcessCli.Result shown = cli("report", runId, "--local-stack-name", STACK, "--out", runFolder.toString());
 
         assertThat(shown.exitCode()).as(shown.err()).isZero();
         assertThat(shown.out()).isEqualTo(Files.readString(runFolder.resolve("report.md")));
@@ -116,7 +116,7 @@ class ReportReadIT {
         Map<String, AttributeValue> summaryBefore = item(TableKeys.SUMMARY_SK);
         Path fetched = work.resolve("fetched");
 
-        InProcessCli.Result shown = cli("report", runId, "--stack-name", STACK, "--out", fetched.toString());
+        InProcessCli.Result shown = cli("report", runId, "--local-stack-name", STACK, "--out", fetched.toString());
 
         assertThat(shown.exitCode()).as(shown.err()).isZero();
         for (String file : ReportFiles.RUN_FILES) {
@@ -133,7 +133,7 @@ class ReportReadIT {
         Map<String, AttributeValue> runBefore = item(TableKeys.RUN_SK);
         Path recomputed = work.resolve("recomputed");
 
-        InProcessCli.Result again = cli("report", runId, "--recompute", "--report-lines", "none", "--stack-name", STACK, "--out", recomputed.toString());
+        InProcessCli.Result again = cli("report", runId, "--recompute", "--report-lines", "none", "--local-stack-name", STACK, "--out", recomputed.toString());
 
         assertThat(again.exitCode()).as(again.err()).isZero();
         assertThat(again.err().lines().findFirst().orElseThrow()).startsWith("batchpipe report: recomputed run " + runId + " from table "
@@ -162,7 +162,7 @@ class ReportReadIT {
     void report_ofARunWithNothingStored_saysWhereItLookedAndSuggestsRecompute() {
         Path none = work.resolve("never-ran");
 
-        InProcessCli.Result shown = cli("report", "never-ran", "--stack-name", STACK, "--out", none.toString());
+        InProcessCli.Result shown = cli("report", "never-ran", "--local-stack-name", STACK, "--out", none.toString());
 
         assertThat(shown.exitCode()).isEqualTo(1);
         assertThat(shown.err()).hasLineCount(1).contains("no stored report for run 'never-ran': no " + none.resolve("report.json"),

@@ -129,7 +129,7 @@ class ReportIT {
     @Test
     void reportCompare_readsARunsReportJsonThroughItsSummaryItem() {
         Path comparison = out.resolve("compare-by-id");
-        InProcessCli.Result compare = cli("report", "--compare", outcome.runId(), out.resolve("run").toString(), "--stack-name", "reportit",
+        InProcessCli.Result compare = cli("report", "--compare", outcome.runId(), out.resolve("run").toString(), "--local-stack-name", "reportit",
                 "--out", comparison.toString());
 
         assertThat(compare.exitCode()).as(compare.err()).isZero();
@@ -229,7 +229,7 @@ class ReportIT {
     @Test
     void reportRecompute_reportsTheRunAgainFromTheTableAndComparesItWithTheDemosReport() throws Exception {
         Path again = out.resolve("again");
-        InProcessCli.Result rerun = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--out", again.toString());
+        InProcessCli.Result rerun = cli("report", outcome.runId(), "--recompute", "--local-stack-name", "reportit", "--out", again.toString());
 
         assertThat(rerun.exitCode()).as(rerun.err()).isZero();
         assertThat(rerun.err()).startsWith("batchpipe report: recomputed run " + outcome.runId() + " from table reportit-");
@@ -255,9 +255,9 @@ class ReportIT {
 
     @Test
     void reportCommand_refusesLogsInsightsWhereThereAreNoLogsAndNamesTheBadValue() {
-        InProcessCli.Result local = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "logs-insights");
-        InProcessCli.Result unknown = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "cloudwatch");
-        InProcessCli.Result contradictory = cli("report", outcome.runId(), "--recompute", "--stack-name", "reportit", "--report-lines", "none", "--log-group", "g");
+        InProcessCli.Result local = cli("report", outcome.runId(), "--recompute", "--local-stack-name", "reportit", "--report-lines", "logs-insights");
+        InProcessCli.Result unknown = cli("report", outcome.runId(), "--recompute", "--local-stack-name", "reportit", "--report-lines", "cloudwatch");
+        InProcessCli.Result contradictory = cli("report", outcome.runId(), "--recompute", "--local-stack-name", "reportit", "--report-lines", "none", "--log-group", "g");
         InProcessCli.Result badName = cli("report", outcome.runId(), "--recompute", "--table", "t", "--log-group", "not a group");
 
         assertThat(local.exitCode()).isNotZero();

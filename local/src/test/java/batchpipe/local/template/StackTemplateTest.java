@@ -118,6 +118,20 @@ class StackTemplateTest {
     }
 
     @Test
+    void createdResources_leaveOutThoseWhoseConditionIsFalse_asCloudFormationWould() throws Exception {
+        StackTemplate single = StackTemplate.load(TEMPLATE, Map.of());
+        assertThat(single.createdFunctionIds()).containsExactlyInAnyOrder("ProducerFunction", "WorkerFunction", "DeadLetterRecorderFunction",
+                "AggregatorFunction");
+        assertThat(single.createdLogicalIdsOfType("AWS::Logs::LogGroup")).doesNotContain("WorkerTwinLogGroup").contains("WorkerLogGroup");
+        assertThat(single.isCreated("WorkerTwinFunction")).isFalse();
+        assertThat(single.conditionOf("WorkerTwinFunction")).isEqualTo("CompareArchitectures");
+
+        StackTemplate twin = StackTemplate.load(TEMPLATE, Map.of("CompareArchitectures", "true"));
+        assertThat(twin.createdFunctionIds()).contains("WorkerTwinFunction");
+        assertThat(twin.createdLogicalIdsOfType("AWS::Logs::LogGroup")).contains("WorkerTwinLogGroup");
+    }
+
+    @Test
     void everyHandlerClassExistsOnTheClasspath() throws Exception {
         StackTemplate template = StackTemplate.load(TEMPLATE, Map.of());
         TemplateResolver resolver = resolverFor(template);

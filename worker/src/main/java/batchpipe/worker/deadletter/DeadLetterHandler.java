@@ -2,6 +2,7 @@ package batchpipe.worker.deadletter;
 
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.log.InvocationLog;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.sqs.SqsEventJson;
 import batchpipe.worker.record.TaskBooks;
@@ -10,7 +11,6 @@ import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.lambda.powertools.logging.PowertoolsLogging;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,6 +24,7 @@ import java.time.Clock;
  */
 public final class DeadLetterHandler implements RequestStreamHandler {
     private final DeadLetterRecorder recorder;
+    private final InvocationLog log = InvocationLog.of(FunctionEnvironment.current());
 
     public DeadLetterHandler() {
         this(DeadLetterConfig.from(FunctionEnvironment.current()), AwsClients.dynamoDb(), AwsClients.sqs());
@@ -38,7 +39,7 @@ public final class DeadLetterHandler implements RequestStreamHandler {
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         byte[] event = input.readAllBytes();
-        SQSBatchResponse response = PowertoolsLogging.withLogging(context, () -> recorder.record(SqsEventJson.records(event)));
+        SQSBatchResponse response = log.around(context, () -> recorder.record(SqsEventJson.records(event)));
         output.write(SqsEventJson.write(response));
     }
 }

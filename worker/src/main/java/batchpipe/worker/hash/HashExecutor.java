@@ -1,6 +1,7 @@
 package batchpipe.worker.hash;
 
 import batchpipe.common.task.HashTask;
+import batchpipe.common.trace.Tracing;
 import batchpipe.worker.task.WriteStats;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -25,8 +26,12 @@ public final class HashExecutor {
         this.writer = writer;
     }
 
-    /** Returns the number of hashes stored. */
+    /** Returns the number of hashes stored. With X-Ray on, the whole of it is the subsegment "bcrypt" (its writes are "DynamoDB" ones). */
     public int execute(HashTask task, WriteStats writes) throws InterruptedException {
+        return Tracing.current().trace("bcrypt", () -> hashAndStore(task, writes));
+    }
+
+    private int hashAndStore(HashTask task, WriteStats writes) throws InterruptedException {
         ExecutorCompletionService<Map<String, AttributeValue>> completed = new ExecutorCompletionService<>(pool);
         List<Future<Map<String, AttributeValue>>> futures = new ArrayList<>(task.count());
         for (int i = 0; i < task.count(); i++) {

@@ -2,6 +2,7 @@ package batchpipe.worker.scan;
 
 import batchpipe.common.task.ScanMatch;
 import batchpipe.common.task.ScanTask;
+import batchpipe.common.trace.Tracing;
 import batchpipe.worker.task.PermanentTaskException;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -39,7 +40,7 @@ public final class ScanExecutor {
         }
         S3Client s3 = s3Client.get();
         try (ResponseInputStream<GetObjectResponse> object = s3.getObject(b -> b.bucket(task.bucket()).key(task.key()))) {
-            return scanner.scan(object, options);
+            return Tracing.current().trace("scan", () -> scanner.scan(object, options));
         } catch (NoSuchKeyException e) {
             throw new PermanentTaskException("object s3://" + task.bucket() + "/" + task.key() + " does not exist", e);
         } catch (NoSuchBucketException e) {

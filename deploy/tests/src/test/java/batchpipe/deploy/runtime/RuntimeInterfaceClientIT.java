@@ -1,6 +1,8 @@
 package batchpipe.deploy.runtime;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunRecord;
 import batchpipe.local.runtime.LambdaProcess;
 import batchpipe.local.runtime.RuntimeApiServer;
 import batchpipe.local.sample.SampleData;
@@ -9,6 +11,7 @@ import batchpipe.local.stack.LocalStack;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.FunctionDefinition;
 import batchpipe.local.template.StackTemplate;
+import batchpipe.producer.run.RunStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +20,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.PrintStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,8 +140,9 @@ class RuntimeInterfaceClientIT {
         assertThat((String) response.get("runId")).isNotBlank();
     }
 
-    @Test
-    void aggregator_onDemandEvent_reportsTheSampleRunIntoTheBucketAndAnnouncesIt() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"aggregator.json", "aggregator-on-demand.json"})
+    void aggregator_completionsMessageOrOnDemandEvent_reportsTheSampleRunIntoTheBucketAndAnnouncesIt(String eventFile) throws Exception {
         // The sample run was reported in-process already: clear its files, so that only this artifact can put them back.
         String bucket = stack.ref("DataBucket");
         String folder = "reports/" + SampleRun.RUN_ID + "/";
@@ -141,9 +150,13 @@ class RuntimeInterfaceClientIT {
                 .forEach(o -> stack.s3().deleteObject(b -> b.bucket(bucket).key(o.key())));
         long announcedBefore = announcements(SampleRun.RUN_ID);
 
-        Map<String, Object> response = invoke("AggregatorFunction", "aggregator", "aggregator.json");
+        Map<String, Object> response = invoke("AggregatorFunction", "aggregator", eventFile);
 
-        assertThat(response).containsEntry("runId", SampleRun.RUN_ID).containsEntry("status", "complete");
+        if (eventFile.equals("aggregator.json")) { // the CompletionsQueue's SQS event, as in production
+            assertThat(failedItemIds(response)).as("batchItemFailures").isEmpty();
+        } else {
+            assertThat(response).containsEntry("runId", SampleRun.RUN_ID).containsEntry("status", "complete");
+        }
         assertThat(stack.s3().listObjectsV2(b -> b.bucket(bucket).prefix(folder)).contents()).extracting(o -> o.key())
                 .containsExactlyInAnyOrder(folder + "report.json", folder + "report.md", folder + "report.html", folder + "tasks.csv");
         assertThat(announcements(SampleRun.RUN_ID)).isEqualTo(announcedBefore + 1);
@@ -174,10 +187,113 @@ class RuntimeInterfaceClientIT {
         assertThat(logLine(r, "restored from the snapshot")).containsKey("reseeded");
     }
 
+    /**
+     * Powertools' fields as a log reader relies on them: each line of an invocation names its function, request
+     * and service once, and cold_start is true exactly on the first invocation after the restore (whose
+     * REPORT line carries the Restore Duration), whatever Powertools' own JVM-wide flag says.
+     */
+    @Test
+    void worker_everyLogLineOfAnInvocationCarriesTheLambdaContextOnce_andOnlyTheFirstAfterTheRestoreIsCold() throws Exception {
+        // An environment of its own: the other tests' invocations of the worker must not have come first.
+        Running r = started("WorkerFunction#log-fields", "WorkerFunction", "worker");
+        invoke(r, "worker-mixed-with-poison.json");
+        invoke(r, "worker-mixed-with-poison.json");
+
+        List<String> requests = new ArrayList<>();
+        Map<String, String> coldByRequest = new LinkedHashMap<>();
+        for (String line : r.process().output().lines().filter(l -> l.startsWith("{\"level\"")).toList()) {
+            for (String key : List.of("function_name", "function_request_id", "cold_start", "service", "runId", "taskId", "messageId")) {
+                assertThat(line.split("\"" + key + "\":", -1).length - 1).as("times " + key + " appears in " + line).isLessThanOrEqualTo(1);
+            }
+            Map<String, Object> fields = Json.parseObject(line);
+            assertThat(fields.get("function_name")).as("function_name of " + line).isEqualTo(stack.function("WorkerFunction").functionName());
+            assertThat(fields.get("service")).as("service of " + line).isEqualTo("batchpipe-worker");
+            Object request = fields.get("function_request_id");
+            if (request == null) continue; // init and SnapStart hooks: no request yet
+            if (!coldByRequest.containsKey(String.valueOf(request))) requests.add(String.valueOf(request));
+            coldByRequest.put(String.valueOf(request), String.valueOf(fields.get("cold_start")));
+        }
+        assertThat(requests).as("invocations that logged").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(coldByRequest.get(requests.get(0))).as("cold_start of the first invocation after the restore").isEqualTo("true");
+        requests.subList(1, requests.size()).forEach(id -> assertThat(coldByRequest.get(id)).as("cold_start of " + id).isEqualTo("false"));
+    }
+
+    /**
+     * Active tracing as Lambda runs it: the trace header on the invocation, the daemon's address in
+     * AWS_XRAY_DAEMON_ADDRESS. A UDP socket of this test stands where the daemon listens and gets one
+     * subsegment per S3 call, per DynamoDB call and for the scan, all under the function's segment; an
+     * invocation whose header says Sampled=0 sends nothing.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void worker_sampledInvocation_sendsSubsegmentsOfTheS3ReadTheScanAndTheDynamoDbWritesToTheDaemon() throws Exception {
+        String runId = "traced-run";
+        String event = Files.readString(home.resolve("events").resolve("worker-scan.json"))
+                .replace(SampleRun.EVENTS_RUN_ID, runId).replace("scan-sample-", "scan-traced-");
+        List<String> taskIds = new ArrayList<>();
+        for (Object record : (List<Object>) Json.parseObject(event).get("Records")) {
+            taskIds.add((String) Json.parseObject((String) ((Map<String, Object>) record).get("body")).get("taskId"));
+        }
+        RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
+        runs.create(RunRecord.planned(runId, "traced", "{}", new Planned(taskIds.size(), 0, taskIds.size()), 0,
+                System.currentTimeMillis(), 1));
+        runs.createProgressShards(runId, taskIds, 1);
+
+        try (DatagramSocket daemon = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            Running r = started("WorkerFunction#traced", "WorkerFunction", "worker",
+                    Map.of("AWS_XRAY_DAEMON_ADDRESS", "127.0.0.1:" + daemon.getLocalPort()));
+            String root = "1-6756a1b2-" + "0123456789abcdef01234567";
+            String parent = "53995c3f42cd8ad8";
+
+            Map<String, Object> response = invoke(r, event, "Root=" + root + ";Parent=" + parent + ";Sampled=1");
+
+            assertThat(failedItemIds(response)).isEmpty();
+            List<Map<String, Object>> subsegments = datagrams(daemon);
+            assertThat(subsegments).allSatisfy(d -> assertThat(d).containsEntry("type", "subsegment")
+                    .containsEntry("trace_id", root).containsEntry("parent_id", parent));
+            assertThat(subsegments).extracting(d -> d.get("name")).contains("S3", "scan", "DynamoDB").isSubsetOf("S3", "scan", "DynamoDB", "SQS");
+            assertThat(subsegments).filteredOn(d -> "S3".equals(d.get("name")))
+                    .extracting(d -> ((Map<String, Object>) d.get("aws")).get("operation")).contains("GetObject");
+            assertThat(subsegments).filteredOn(d -> "scan".equals(d.get("name"))).hasSize(taskIds.size());
+
+            invoke(r, event, "Root=" + root + ";Parent=" + parent + ";Sampled=0");
+            assertThat(datagrams(daemon)).as("subsegments of an invocation that is not sampled").isEmpty();
+        }
+    }
+
+    /** The documents the daemon got until it has been quiet for a second. */
+    private static List<Map<String, Object>> datagrams(DatagramSocket daemon) throws Exception {
+        daemon.setSoTimeout(1000);
+        List<Map<String, Object>> documents = new ArrayList<>();
+        byte[] buffer = new byte[65_536];
+        while (true) {
+            DatagramPacket packet = new DatagramPacket(buffer, buffer.length);
+            try {
+                daemon.receive(packet);
+            } catch (SocketTimeoutException quiet) {
+                return documents;
+            }
+            String text = new String(packet.getData(), 0, packet.getLength(), StandardCharsets.UTF_8);
+            assertThat(text).startsWith("{\"format\":\"json\",\"version\":1}\n");
+            documents.add(Json.parseObject(text.substring(text.indexOf('\n') + 1)));
+        }
+    }
+
     private Map<String, Object> invoke(String logicalId, String module, String eventFile) throws Exception {
-        Running r = started(logicalId, module);
-        String event = Files.readString(home.resolve("events").resolve(eventFile));
-        CompletableFuture<RuntimeApiServer.Outcome> outcome = r.api().invoke(event, Duration.ofSeconds(r.definition().timeoutSeconds()));
+        return invoke(started(logicalId, module), eventFile);
+    }
+
+    private Map<String, Object> invoke(Running r, String eventFile) throws Exception {
+        return invoke(r, Files.readString(home.resolve("events").resolve(eventFile)), null);
+    }
+
+    /** The event (JSON text) with this trace header, or with the runtime API server's unsampled one when null. */
+    private Map<String, Object> invoke(Running r, String event, String traceHeader) throws Exception {
+        String logicalId = r.definition().logicalId();
+        String eventFile = "the event";
+        Duration timeout = Duration.ofSeconds(r.definition().timeoutSeconds());
+        CompletableFuture<RuntimeApiServer.Outcome> outcome = traceHeader == null ? r.api().invoke(event, timeout)
+                : r.api().invoke(event, timeout, traceHeader);
         RuntimeApiServer.Outcome done = await(r, outcome);
         if (!done.succeeded()) {
             fail(logicalId + " answered " + eventFile + " with an error (" + done.errorType() + "): " + done.error()
@@ -187,18 +303,28 @@ class RuntimeInterfaceClientIT {
     }
 
     private Running started(String logicalId, String module) throws Exception {
-        Running existing = running.get(logicalId);
+        return started(logicalId, logicalId, module);
+    }
+
+    private Running started(String key, String logicalId, String module) throws Exception {
+        return started(key, logicalId, module, Map.of());
+    }
+
+    /** The function's environment called {@code key}: started on first use, then reused. */
+    private Running started(String key, String logicalId, String module, Map<String, String> extraEnvironment) throws Exception {
+        Running existing = running.get(key);
         if (existing != null) return existing;
         FunctionDefinition definition = stack.function(logicalId);
         Map<String, String> env = new LinkedHashMap<>(definition.environment());
         env.putAll(stack.endpointSettings());
+        env.putAll(extraEnvironment);
         RuntimeApiServer api = new RuntimeApiServer("arn:aws:lambda:" + LocalStack.REGION + ":" + LocalStack.ACCOUNT
                 + ":function:" + definition.functionName() + ":1");
         Path functionDir = functionsDir.resolve(module).resolve("target/function");
         LambdaProcess process = LambdaProcess.start(functionDir, runtimeDir, definition.functionName(), definition.handler(),
-                definition.memoryMb(), env, api.address(), true, logs.resolve(logicalId + ".log"));
+                definition.memoryMb(), env, api.address(), true, logs.resolve(key + ".log"));
         Running r = new Running(definition, api, process);
-        running.put(logicalId, r);
+        running.put(key, r);
         return r;
     }
 

@@ -47,7 +47,8 @@ class TemplateWiringTest {
     /** Set on a function for a library it ships rather than for its own code. */
     private static final Map<String, String> READ_BY_LIBRARIES = Map.of(
             "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints",
-            "POWERTOOLS_SERVICE_NAME", "Powertools logging: the service field of every log line");
+            "POWERTOOLS_SERVICE_NAME", "Powertools logging: the service field of every log line",
+            "POWERTOOLS_LOG_LEVEL", "Powertools logging (and log4j2.xml): the lowest level logged, from the LogLevel parameter");
     /** Granted beyond the code's own calls, on purpose. */
     private static final Map<String, Set<String>> DELIBERATE_EXTRAS = Map.of(
             "worker", Set.of("s3:ListBucket")); // S3 answers a missing key with 404 (permanent, clear message), not 403
@@ -59,7 +60,9 @@ class TemplateWiringTest {
      * granted on "*", each with the reason the code needs it (docs/SECURITY.md).
      */
     private static final Map<String, String> ONLY_ON_EVERY_RESOURCE = Map.of(
-            "logs:GetQueryResults", "aggregator: reads the results of its own Logs Insights queries, by query id");
+            "logs:GetQueryResults", "aggregator: reads the results of its own Logs Insights queries, by query id",
+            "xray:PutTraceSegments", "every function with Tracing=Active: the X-Ray daemon sends its segments with the function's role",
+            "xray:PutTelemetryRecords", "every function with Tracing=Active: the daemon's own telemetry");
     /** Stands for the account's default event bus, which no stack owns, among the logical ids a need reaches. */
     private static final String DEFAULT_EVENT_BUS = "account:default-event-bus";
     private static final Pattern REQUIRED_VARIABLE = Pattern.compile("FunctionEnvironment\\.require\\([^;\"]*\"([A-Z0-9_]+)\"");
@@ -116,7 +119,8 @@ class TemplateWiringTest {
             Code code = code(id);
             assertThat(env.keySet()).as(id + ": variables its code requires").containsAll(code.requiredVariables);
             for (String optional : code.optionalVariables) {
-                if (env.containsKey(optional) || optional.startsWith("AWS_")) continue; // Lambda and the SDK set AWS_*
+                // Lambda and the SDK set AWS_*; Lambda sets the invocation's trace header in _X_AMZN_TRACE_ID.
+                if (env.containsKey(optional) || optional.startsWith("AWS_") || optional.equals("_X_AMZN_TRACE_ID")) continue;
                 assertThat(DEFAULTED).as(id + " reads " + optional + " with a default: set it in template.yaml, or add it to"
                         + " DEFAULTED with the reason it is left unset").containsKey(optional);
             }
@@ -206,6 +210,31 @@ class TemplateWiringTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void tracing_isTheParameterForEveryFunction_andOnlyActiveTracingGrantsXRayWritesToEveryRole() throws IOException {
+        assertThat(globals.get("Tracing")).isEqualTo(Map.of("Ref", "Tracing"));
+        Map<String, Object> parameter = (Map<String, Object>) ((Map<String, Object>) CloudFormationYaml.load(template.file())
+                .get("Parameters")).get("Tracing");
+        assertThat(parameter).containsEntry("Default", "PassThrough").containsEntry("AllowedValues", List.of("Active", "PassThrough"));
+        List<String> policies = template.logicalIdsOfType("AWS::IAM::Policy");
+        assertThat(policies).containsExactly("TracingPolicy");
+        assertThat(template.conditionOf("TracingPolicy")).isEqualTo("TracingIsActive");
+        assertThat(template.isCreated("TracingPolicy")).as("with the default PassThrough").isFalse();
+        Set<String> roles = new TreeSet<>();
+        for (Object role : (List<Object>) template.properties("TracingPolicy").get("Roles")) roles.addAll(referencedIds(role));
+        Set<String> functionRoles = new TreeSet<>();
+        template.functionIds().forEach(id -> functionRoles.add(roleOf(id)));
+        assertThat(roles).isEqualTo(functionRoles);
+        List<Map<String, Object>> statements = (List<Map<String, Object>>) ((Map<String, Object>) template.properties("TracingPolicy")
+                .get("PolicyDocument")).get("Statement");
+        assertThat(statements).singleElement().satisfies(s -> {
+            assertThat(s).containsEntry("Effect", "Allow").containsEntry("Resource", "*");
+            assertThat(actions(s)).containsExactlyInAnyOrder("xray:PutTraceSegments", "xray:PutTelemetryRecords");
+            assertThat(ONLY_ON_EVERY_RESOURCE).containsKeys(actions(s).toArray(String[]::new));
+        });
+    }
+
+    @Test
     void everySqsSource_canBePolledAndGivesItsConsumerSixTimeoutsOfVisibility() {
         Map<String, QueueDefinition> queues = new HashMap<>();
         template.queues(resolver).forEach(q -> queues.put(q.logicalId(), q));
@@ -240,6 +269,23 @@ class TemplateWiringTest {
                 assertThat(statementsOf(roleOf(id))).as(id + ": " + action + " on " + group).anyMatch(s -> allows(s, action, group));
             }
         }
+    }
+
+    @Test
+    void everyFunction_namesItsOwnServiceAndLogsAtTheLogLevelParameter() throws IOException {
+        Map<String, String> services = new LinkedHashMap<>();
+        for (String id : template.functionIds()) {
+            Map<String, String> env = function(id).environment();
+            assertThat(env.get("POWERTOOLS_SERVICE_NAME")).as(id + " POWERTOOLS_SERVICE_NAME").startsWith("batchpipe-");
+            assertThat(env.get("POWERTOOLS_LOG_LEVEL")).as(id + " POWERTOOLS_LOG_LEVEL").isEqualTo("INFO");
+            services.put(id, env.get("POWERTOOLS_SERVICE_NAME"));
+        }
+        // The twin is the worker on other hardware: same service, told apart by function_name.
+        assertThat(services.get("WorkerTwinFunction")).isEqualTo(services.get("WorkerFunction"));
+        services.remove("WorkerTwinFunction");
+        assertThat(new java.util.HashSet<>(services.values())).as("one service name per function").hasSameSizeAs(services.values());
+        StackTemplate debug = StackTemplate.load(home.resolve("template.yaml"), Map.of("LogLevel", "DEBUG"));
+        assertThat(debug.function("AggregatorFunction", "s", resolverFor(debug)).environment()).containsEntry("POWERTOOLS_LOG_LEVEL", "DEBUG");
     }
 
     @Test
