@@ -44,7 +44,7 @@ class RunProgressTest {
                         .items(shard("progress#002", 2, List.of(), 0, 0, 0))
                         .build());
 
-        RunProgress progress = new ProgressShards(dynamoDb, "tbl").read("r1");
+        RunProgress progress = RunProgress.read(dynamoDb, "tbl", "r1");
 
         assertThat(progress).isEqualTo(new RunProgress(9, 4, 3, 1, 0));
         assertThat(progress.complete()).isFalse();

@@ -6,6 +6,8 @@ import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.PutRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 import java.util.List;
 import java.util.Map;
@@ -14,12 +16,13 @@ import java.util.Map;
 public final class RunStore {
     private final DynamoDbClient dynamoDb;
     private final String table;
-    private final ProgressShards progress;
+    /** A BatchWriteItem holds at most 25 puts. */
+    private static final int BATCH_WRITE_LIMIT = 25;
+    private static final int BATCH_WRITE_ATTEMPTS = 10;
 
     public RunStore(DynamoDbClient dynamoDb, String table) {
         this.dynamoDb = dynamoDb;
         this.table = table;
-        this.progress = new ProgressShards(dynamoDb, table);
     }
 
     /**
@@ -36,7 +39,20 @@ public final class RunStore {
 
     /** One item per shard with the number of tasks planned for it; workers add finished task ids. */
     public void createProgressShards(String runId, List<String> taskIds, int shards) {
-        progress.create(runId, taskIds, shards);
+        List<WriteRequest> writes = ProgressShards.plannedItems(runId, taskIds, shards).stream()
+                .map(item -> WriteRequest.builder().putRequest(PutRequest.builder().item(item).build()).build()).toList();
+        for (int from = 0; from < writes.size(); from += BATCH_WRITE_LIMIT) {
+            List<WriteRequest> batch = writes.subList(from, Math.min(writes.size(), from + BATCH_WRITE_LIMIT));
+            Map<String, List<WriteRequest>> pending = Map.of(table, batch);
+            for (int attempt = 0; pending.get(table) != null && !pending.get(table).isEmpty(); attempt++) {
+                if (attempt == BATCH_WRITE_ATTEMPTS) {
+                    throw new IllegalStateException("could not write the progress shards of run " + runId + " in "
+                            + BATCH_WRITE_ATTEMPTS + " attempts (DynamoDB left some unprocessed each time)");
+                }
+                Map<String, List<WriteRequest>> request = pending;
+                pending = dynamoDb.batchWriteItem(b -> b.requestItems(request)).unprocessedItems();
+            }
+        }
     }
 
     /** Every task was sent: how many, and when the last one was (the end of the run's planning phase). */

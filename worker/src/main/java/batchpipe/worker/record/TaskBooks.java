@@ -3,6 +3,7 @@ package batchpipe.worker.record;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
 import batchpipe.common.table.CallTimer;
+import batchpipe.common.table.ProgressCounter;
 import batchpipe.common.table.ProgressShards;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -19,10 +20,10 @@ import java.util.function.Supplier;
  */
 public final class TaskBooks {
     private final TaskRecords records;
-    private final ProgressShards progress;
+    private final ProgressCounter progress;
     private final CompletionNotifier completions;
 
-    public TaskBooks(TaskRecords records, ProgressShards progress, CompletionNotifier completions) {
+    public TaskBooks(TaskRecords records, ProgressCounter progress, CompletionNotifier completions) {
         this.records = records;
         this.progress = progress;
         this.completions = completions;
@@ -30,7 +31,7 @@ public final class TaskBooks {
 
     /** The books of one runs table, telling the completions queue when a run completes. */
     public static TaskBooks of(DynamoDbClient dynamoDb, Supplier<SqsClient> sqs, String table, String completionsQueueUrl) {
-        return new TaskBooks(new TaskRecords(dynamoDb, table), new ProgressShards(dynamoDb, table),
+        return new TaskBooks(new TaskRecords(dynamoDb, table), new ProgressCounter(dynamoDb, table),
                 new CompletionNotifier(dynamoDb, sqs, table, completionsQueueUrl));
     }
 
