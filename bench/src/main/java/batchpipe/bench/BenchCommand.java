@@ -1,6 +1,5 @@
-package batchpipe.local.cli;
+package batchpipe.bench;
 
-import batchpipe.local.bench.Bench;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,7 +17,7 @@ import java.util.concurrent.Callable;
                 "empty handler (needs the Lambda folders ./mvnw package builds). Each figure is the median of --runs whole-process runs; prints a table of",
                 "figures, ratios and PASS/MISS, and with --markdown writes the page for docs/BENCHMARKS.md.",
                 "Exit 0 when it ran, whatever the results."})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -44,12 +43,12 @@ final class BenchCommand implements Callable<Integer> {
         String homeEnv = System.getenv("BATCHPIPE_HOME");
         Path home = Path.of(homeEnv != null ? homeEnv : ".").toAbsolutePath().normalize();
         for (String section : only) {
-            if (!Bench.SECTIONS.contains(section)) {
+            if (!BenchSettings.SECTIONS.contains(section)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--only: unknown part '" + section + "'; the parts are " + String.join(", ", Bench.SECTIONS));
+                        "--only: unknown part '" + section + "'; the parts are " + String.join(", ", BenchSettings.SECTIONS));
             }
         }
-        new Bench(new Bench.Settings(quick, runs, workDir.toAbsolutePath(), markdown, home, Set.copyOf(only)), System.out).run();
+        new Bench(new BenchSettings(quick, runs, workDir.toAbsolutePath(), markdown, home, Set.copyOf(only)), System.out).run();
         return 0;
     }
 }

@@ -1,0 +1,34 @@
+package batchpipe.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What {@code ./batchpipe bench} was asked to do.
+ *
+ * @param only the {@link #SECTIONS} to run; empty runs them all
+ */
+public record BenchSettings(boolean quick, int runs, Path workDir, Path markdown, Path home, Set<String> only) {
+    /** The parts of the bench, by the names {@code --only} takes. */
+    public static final List<String> SECTIONS = List.of("scan", "warm", "hash", "memory", "demo", "cold-start");
+
+    public BenchSettings {
+        only = Set.copyOf(only);
+        for (String section : only) {
+            if (!SECTIONS.contains(section)) {
+                throw new IllegalArgumentException("unknown bench section '" + section + "'; the parts are " + String.join(", ", SECTIONS));
+            }
+        }
+    }
+
+    boolean runs(String section) {
+        return only.isEmpty() || only.contains(section);
+    }
+
+    /** The command that repeats this run, for the page. */
+    String commandLine() {
+        return "./batchpipe bench" + (quick ? " --quick" : "") + " --runs " + runs
+                + (only.isEmpty() ? "" : " --only " + String.join(",", SECTIONS.stream().filter(only::contains).toList()));
+    }
+}
