@@ -1,5 +1,7 @@
 package batchpipe.bench;
 
+import batchpipe.bench.corpus.Shape;
+
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.List;
@@ -26,18 +28,15 @@ public final class Bench {
         ProcessRunner processes = new ProcessRunner(settings.home(), settings.workDir(), out);
         Findings findings = new Findings();
         BenchContext context = new BenchContext(settings, processes, Peers.ofThisProcess(), findings, out);
-        if (settings.runs("scan") || settings.runs("warm") || settings.runs("memory")) {
-            ScanCorpus corpus = ScanCorpus.prepare(settings.workDir(), settings.quick(), out);
-            findings.command(corpus.howMade());
-            out.printf(Locale.ROOT, "bench: input %s, %.0f MB uncompressed, %.0f MB compressed; %d runs each, medians%n",
-                    corpus.file(), corpus.bytes() / 1e6, Files.size(corpus.file()) / 1e6, settings.runs());
-            if (settings.runs("scan")) new ScanBench(context).measure(corpus);
-            if (settings.runs("warm")) new WarmBench(context).measure(corpus);
-            if (settings.runs("hash")) new HashBench(context).measure();
-            if (settings.runs("memory")) new MemoryBench(context).measure(corpus);
-        } else if (settings.runs("hash")) {
-            new HashBench(context).measure();
+        if (settings.runs("scan") || settings.runs("warm")) {
+            for (Shape shape : settings.shapes()) {
+                ScanCorpus corpus = corpus(shape, findings);
+                if (settings.runs("scan")) new ScanBench(context).measure(corpus);
+                if (settings.runs("warm")) new WarmBench(context).measure(corpus);
+            }
         }
+        if (settings.runs("hash")) new HashBench(context).measure();
+        if (settings.runs("memory")) new MemoryBench(context).measure(corpus(Shape.SHORT, findings));
         if (settings.runs("demo")) new DemoBench(context).measure();
         if (settings.runs("cold-start")) coldStart(findings);
         if (processes.primedAny()) {
@@ -55,6 +54,17 @@ public final class Bench {
             out.println("bench: wrote " + settings.markdown());
         }
         return findings.targets;
+    }
+
+    /** The shape's input, generated on first use; its making is named once among the commands. */
+    private ScanCorpus corpus(Shape shape, Findings findings) throws java.io.IOException {
+        ScanCorpus corpus = ScanCorpus.prepare(settings.workDir(), shape, settings.quick(), out);
+        if (!findings.commands.contains(corpus.howMade())) {
+            findings.command(corpus.howMade());
+            out.printf(Locale.ROOT, "bench: input (%s) %s, %.0f MB uncompressed, %.0f MB compressed; %d runs each, medians%n",
+                    shape.label, corpus.file(), corpus.bytes() / 1e6, Files.size(corpus.file()) / 1e6, settings.runs());
+        }
+        return corpus;
     }
 
     private void coldStart(Findings findings) throws Exception {

@@ -1,5 +1,6 @@
 package batchpipe.bench;
 
+import batchpipe.bench.corpus.Shape;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,7 +13,7 @@ import java.util.concurrent.Callable;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Measures the Performance targets side by side with the installed peers (node, python3, zstd, C bcrypt):",
-                "scan throughput, first-pass vs warm speed, bcrypt per-hash time and scaling, scanning under -Xmx128m,",
+                "scan throughput on three shapes of log (short lines, long values, narrow events), first-pass vs warm speed, bcrypt per-hash time and scaling, scanning under -Xmx128m,",
                 "the demo's overhead, and the worker's cold start under the Lambda runtime interface client against an",
                 "empty handler (needs the Lambda folders ./mvnw package builds). Each figure is the median of --runs whole-process runs; prints a table of",
                 "figures, ratios and PASS/MISS, and with --markdown writes the page for docs/BENCHMARKS.md.",
@@ -34,6 +35,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Run only these parts, comma-separated: scan, warm, hash, memory, demo, cold-start (default: all).")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--shapes", split = ",", paramLabel = "SHAPE",
+            description = "The shapes of log the scan and warm parts measure, comma-separated: short, long-values, narrow (default: all).")
+    List<String> shapes = new ArrayList<>();
+
     @Option(names = "--markdown", paramLabel = "FILE", description = "Write the Markdown report here (e.g. docs/BENCHMARKS.md).")
     Path markdown;
 
@@ -48,7 +53,15 @@ public final class BenchCommand implements Callable<Integer> {
                         "--only: unknown part '" + section + "'; the parts are " + String.join(", ", BenchSettings.SECTIONS));
             }
         }
-        new Bench(new BenchSettings(quick, runs, workDir.toAbsolutePath(), markdown, home, Set.copyOf(only)), System.out).run();
+        List<Shape> chosen = new ArrayList<>();
+        for (String shape : shapes) {
+            try {
+                chosen.add(Shape.byLabel(shape));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--shapes: " + e.getMessage());
+            }
+        }
+        new Bench(new BenchSettings(quick, runs, workDir.toAbsolutePath(), markdown, home, Set.copyOf(only), chosen), System.out).run();
         return 0;
     }
 }

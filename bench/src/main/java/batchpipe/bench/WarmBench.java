@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /** The first scan pass on a fresh JVM against the warm passes after it, in one process ({@link WarmPasses}). */
 final class WarmBench {
-    static final String TARGET = "Scan: first pass vs best warm pass (same JVM)";
+    
     private final BenchContext context;
 
     WarmBench(BenchContext context) {
@@ -20,7 +20,7 @@ final class WarmBench {
         List<Double> ratios = new ArrayList<>(), first = new ArrayList<>(), warm = new ArrayList<>();
         int runs = context.settings().runs();
         for (int r = 0; r < runs; r++) {
-            context.out().printf(Locale.ROOT, "bench: 3 scan passes in one JVM, run %d/%d ... ", r + 1, runs);
+            context.out().printf(Locale.ROOT, "bench: 3 scan passes (%s) in one JVM, run %d/%d ... ", corpus.shape().label, r + 1, runs);
             List<Double> passes = Stats.numbers(context.processes().run(cmd).orFail("warm passes").stdout());
             double best = Stats.min(passes.subList(1, passes.size()));
             first.add(passes.get(0));
@@ -30,9 +30,10 @@ final class WarmBench {
         }
         double f = Stats.median(first), w = Stats.median(warm);
         long bytes = corpus.bytes();
-        context.findings().figure("scan in one JVM, pass 1", Format.rate(f, bytes), Format.seconds(first));
-        context.findings().figure("scan in one JVM, best of passes 2-3", Format.rate(w, bytes), Format.seconds(warm));
-        context.findings().target(Target.atLeast(TARGET, String.format(Locale.ROOT, "%.0f vs %.0f MB/s",
+        String shape = corpus.shape().label;
+        context.findings().figure("scan (" + shape + ") in one JVM, pass 1", Format.rate(f, bytes), Format.seconds(first));
+        context.findings().figure("scan (" + shape + ") in one JVM, best of passes 2-3", Format.rate(w, bytes), Format.seconds(warm));
+        context.findings().target(Target.atLeast("Scan (" + shape + "): first pass vs best warm pass (same JVM)", String.format(Locale.ROOT, "%.0f vs %.0f MB/s",
                 Format.megabytesPerSecond(bytes, f), Format.megabytesPerSecond(bytes, w)), Stats.median(ratios), 0.5));
     }
 }

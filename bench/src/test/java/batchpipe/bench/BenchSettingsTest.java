@@ -2,7 +2,10 @@ package batchpipe.bench;
 
 import org.junit.jupiter.api.Test;
 
+import batchpipe.bench.corpus.Shape;
+
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BenchSettingsTest {
     private static BenchSettings settings(boolean quick, Set<String> only) {
-        return new BenchSettings(quick, 3, Path.of("w"), null, Path.of("h"), only);
+        return new BenchSettings(quick, 3, Path.of("w"), null, Path.of("h"), only, List.of());
     }
 
     @Test
@@ -31,5 +34,14 @@ class BenchSettingsTest {
     void commandLine_repeatsTheRunWithItsPartsInTheBenchsOrder() {
         assertThat(settings(true, Set.of("warm", "scan")).commandLine()).isEqualTo("./batchpipe bench --quick --runs 3 --only scan,warm");
         assertThat(settings(false, Set.of()).commandLine()).isEqualTo("./batchpipe bench --runs 3");
+    }
+
+    @Test
+    void noShapeNamedMeasuresEveryShapeAndANamedSetIsRepeatedInTheCommand() {
+        assertThat(settings(false, Set.of()).shapes()).containsExactly(Shape.values());
+        BenchSettings longOnly = new BenchSettings(true, 5, Path.of("w"), null, Path.of("h"), Set.of("scan"),
+                List.of(Shape.LONG_VALUES, Shape.LONG_VALUES));
+        assertThat(longOnly.shapes()).containsExactly(Shape.LONG_VALUES);
+        assertThat(longOnly.commandLine()).isEqualTo("./batchpipe bench --quick --runs 5 --only scan --shapes long-values");
     }
 }
