@@ -268,6 +268,9 @@ final class JsonLineValidator {
             start = 0;
         }
         long seenHere = seen[depth];
+        if (seenHere == node.allChildren) {
+            return null; // every name asked for here has been had: the rest of the object is only checked
+        }
         for (int i = 0; i < children.length; i++) {
             byte[] name = children[i].name;
             if (name.length == len && (seenHere & (1L << i)) == 0 && sameBytes(name, b, start, len)) {
@@ -355,17 +358,22 @@ final class JsonLineValidator {
      */
     int skipString(byte[] b, int p, int end) {
         byte[] plain = PLAIN_IN_STRING;
+        // Short strings, most of a log line's: the table alone, no word reads. Kept small so that it
+        // is inlined where strings are met; the rest of a string is another method's work.
+        int tableEnd = end - p > TABLE_BYTES ? p + TABLE_BYTES : end;
+        while (p < tableEnd && plain[b[p] & 0xFF] != 0) {
+            p++;
+        }
+        if (p < end && b[p] == '"') {
+            return p + 1;
+        }
+        return skipStringRest(b, p, end);
+    }
+
+    /** The string from {@code p} on, where the table loop stopped short of its closing quote. */
+    private int skipStringRest(byte[] b, int p, int end) {
+        byte[] plain = PLAIN_IN_STRING;
         for (;;) {
-            int tableEnd = end - p > TABLE_BYTES ? p + TABLE_BYTES : end;
-            while (p < tableEnd && plain[b[p] & 0xFF] != 0) {
-                p++;
-            }
-            if (p == tableEnd && p < end) {
-                p = skipPlainWords(b, p, end);
-                while (p < end && plain[b[p] & 0xFF] != 0) {
-                    p++;
-                }
-            }
             if (p >= end) {
                 return -1;
             }
@@ -384,8 +392,14 @@ final class JsonLineValidator {
                 if (p < 0) {
                     return -1;
                 }
-            } else {
+            } else if (c < 0x20) {
                 return -1; // control character
+            }
+            // A plain byte here means the table stopped at its limit: a long string. From here on,
+            // and after every escape or UTF-8 sequence, the string is read a word at a time.
+            p = skipPlainWords(b, p, end);
+            while (p < end && plain[b[p] & 0xFF] != 0) {
+                p++;
             }
         }
     }
