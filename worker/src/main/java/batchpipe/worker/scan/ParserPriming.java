@@ -15,13 +15,15 @@ import java.util.List;
  * {@code scanLine} compiled at 0.84 s, made not entrant at 1.91 s, compiled again at 2.70 s). This
  * runs {@link ChunkParser#parse} over a small chunk that takes every branch (every token kind, escapes in
  * names and values, UTF-8 of every length, a string long enough for the word loop, malformed and blank
- * lines, carriage returns) a few hundred times, with countBy, an equals match and a contains match,
- * so the profile C2 compiles from has them all. Its tallies are thrown away; nothing a scan counts
+ * lines, carriage returns) {@value #ROUNDS} times, with countBy, an equals match and a contains match,
+ * so the profile C2 compiles from has them all: {@code scanLine} then reaches C2 within 0.4-0.6 s, and a
+ * later trap is recompiled within ~0.1 s. It costs 55-70 ms on a fresh JVM (measured under load; 300
+ * rounds cost 80-190 ms for no clear further gain). Its tallies are thrown away; nothing a scan counts
  * depends on it.
  */
 final class ParserPriming {
-    /** Rounds over the chunk: enough for the parser's methods to be profiled by C1 (tier 3), a few ms. */
-    static final int ROUNDS = 300;
+    /** Rounds over the chunk: enough for the parser's methods to be profiled by C1 (tier 3). */
+    static final int ROUNDS = 100;
 
     private ParserPriming() {
     }
