@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Parsing: {@link ChunkParser#parse} over the sample's chunks, as a pool thread runs each chunk of a
  * scan. Per line that is the strict validation ({@link JsonLineValidator}), then, for the requested
- * paths, jsoniter navigation ({@link FieldPathReader}), string unescaping where needed and counting
+ * paths, finding their values (in the same pass since issue 19), string unescaping where needed and counting
  * into the chunk's {@link BoundedValueCounts}. One parser per thread, reused across operations as a
  * pool thread reuses it across chunks; each chunk's new {@link ChunkTally} is part of the cost.
  */

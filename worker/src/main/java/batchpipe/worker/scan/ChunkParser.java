@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * Splits a chunk of whole lines and tallies them: blank lines are skipped, each other line is an event
- * when it is exactly one JSON object, else malformed. One instance per thread at a time.
+ * when it is exactly one JSON object, else malformed. One pass per line: the validator finds the
+ * countBy and match values while it checks the line. One instance per thread at a time.
  */
 final class ChunkParser {
 
@@ -18,7 +19,8 @@ final class ChunkParser {
     private final List<String> countBy;
     private final int countByPaths;
     private final JsonLineValidator validator = new JsonLineValidator();
-    private final FieldPathReader fields;
+    /** Whether any path is extracted (countBy or a FieldEquals match). */
+    private final boolean extracts;
     private final JsonStringDecoder valueDecoder = new JsonStringDecoder();
     /** Slot of the FieldEquals path, or -1. */
     private final int equalsSlot;
@@ -30,7 +32,8 @@ final class ChunkParser {
         this.countBy = options.countBy();
         this.countByPaths = countBy.size();
         FieldPathTree tree = FieldPathTree.of(FieldPathTree.pathsOf(options));
-        this.fields = tree.slotCount == 0 ? null : new FieldPathReader(tree);
+        this.extracts = tree.slotCount > 0;
+        validator.extract(tree);
         if (options.match() instanceof Match.FieldEquals equals) {
             equalsSlot = countByPaths;
             equalsValue = utf8(equals.value());
@@ -93,17 +96,17 @@ final class ChunkParser {
     }
 
     private void tallyEvent(ChunkTally tally, byte[] b, int start, int end) {
-        if (fields != null) {
-            boolean escapes = validator.sawEscape;
-            fields.read(b, validator.objectStart, end, escapes);
+        if (extracts) {
+            JsonLineValidator v = validator;
+            boolean escapes = v.sawEscape;
             for (int slot = 0; slot < countByPaths; slot++) {
-                int valueStart = fields.valueStart[slot];
+                int valueStart = v.valueStart[slot];
                 if (valueStart >= 0) {
-                    count(tally.counts[slot], b, valueStart, fields.valueEnd[slot], escapes);
+                    count(tally.counts[slot], b, valueStart, v.valueEnd[slot], escapes);
                 }
             }
             if (equalsSlot >= 0
-                    && valueEquals(b, fields.valueStart[equalsSlot], fields.valueEnd[equalsSlot], escapes)) {
+                    && valueEquals(b, v.valueStart[equalsSlot], v.valueEnd[equalsSlot], escapes)) {
                 tally.matches++;
             }
         }

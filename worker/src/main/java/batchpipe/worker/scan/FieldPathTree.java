@@ -19,6 +19,9 @@ final class FieldPathTree {
             this.name = name;
         }
 
+        /** One bit per child, as the scan marks the children it has seen in an object. */
+        long allChildren;
+
         Node child(byte[] childName) {
             for (Node c : children) {
                 if (Arrays.equals(c.name, childName)) {
@@ -28,6 +31,7 @@ final class FieldPathTree {
             Node c = new Node(childName);
             children = Arrays.copyOf(children, children.length + 1);
             children[children.length - 1] = c;
+            allChildren |= 1L << (children.length - 1);
             return c;
         }
     }

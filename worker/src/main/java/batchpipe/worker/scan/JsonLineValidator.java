@@ -1,15 +1,26 @@
 package batchpipe.worker.scan;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
 /**
  * Strict RFC 8259 check that a byte range is exactly one JSON object, in valid UTF-8, nested at most
- * {@link #MAX_DEPTH} levels. jsoniter checks almost none of this (its skip counts braces, skips three
- * bytes for any literal starting with {@code t} or {@code n}, and accepts any byte inside strings and
- * numbers), so every line is validated here first and jsoniter only navigates lines known to be valid.
+ * {@link #MAX_DEPTH} levels. (jsoniter, which used to navigate lines after this check, checks almost
+ * none of it: JsoniterLeniencyTest keeps the cases.)
  *
  * <p>The check is iterative with an explicit container stack, so no input can overflow the thread stack.
- * Plain string bytes are skipped through a 256-entry table; an eight-bytes-at-a-time (SWAR) variant
- * measured no faster on log lines, whose strings are short, and its VarHandle reads are slow until C2
- * has compiled them, which hurts a fresh JVM's first scan. One instance per thread; not thread-safe.
+ * The first {@value #TABLE_BYTES} bytes of a string go through a 256-entry table, which is fastest for
+ * the short strings of log lines and needs no compiled code to be quick; past that, a string is read
+ * eight bytes at a time (SWAR on {@code long} words: one test finds a quote, a backslash, a control byte
+ * or a byte with the high bit set), and UTF-8 is checked only where a high bit appears. Long stack
+ * traces and request bodies then cost a few operations per eight bytes instead of a load per byte.
+ *
+ * <p>With a {@link FieldPathTree} ({@link #extract}), the same pass also finds the values at the
+ * requested paths, as {@code FieldPathReader} did in a second pass over the line: the first occurrence
+ * of a name in an object wins, only scalars are taken, arrays are not looked into. A value nobody asked
+ * for is only validated, never built or copied. One instance per thread; not thread-safe.
  */
 final class JsonLineValidator {
 
@@ -27,8 +38,29 @@ final class JsonLineValidator {
         PLAIN_IN_STRING['\\'] = 0;
     }
 
+    /** Strings are read through {@link #PLAIN_IN_STRING} for this many bytes before the word-at-a-time loop. */
+    static final int TABLE_BYTES = 16;
+
+    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
     /** For each open container: true when it is an array, false when an object. */
     private final boolean[] inArray = new boolean[MAX_DEPTH + 1];
+
+    /** The requested paths, or null when nothing is extracted. */
+    private FieldPathTree tree;
+    /** For each open object: its node when it lies on a requested path, else null. */
+    private final FieldPathTree.Node[] nodes = new FieldPathTree.Node[MAX_DEPTH + 1];
+    /** For each open object on a path: which of its node's children have been seen (the first one wins). */
+    private final long[] seen = new long[MAX_DEPTH + 1];
+    /** The node of the member whose value comes next, or null. */
+    private FieldPathTree.Node pending;
+    private final JsonStringDecoder keyDecoder = new JsonStringDecoder();
+    /** After {@link #scanLine} returned OBJECT, per slot: start of the scalar's JSON text (a string with its quotes), or -1. */
+    int[] valueStart = new int[0];
+    /** Per slot: end (exclusive) of the scalar's JSON text. */
+    int[] valueEnd = new int[0];
 
     /** {@link #scanLine} outcome: the line holds only whitespace. */
     static final int BLANK = 0;
@@ -43,6 +75,13 @@ final class JsonLineValidator {
     int objectStart;
     /** After {@link #scanLine} returned OBJECT: whether any string in it holds a backslash escape. */
     boolean sawEscape;
+
+    /** From now on, also find the values at {@code paths}' slots in every line. */
+    void extract(FieldPathTree paths) {
+        this.tree = paths.slotCount == 0 ? null : paths;
+        this.valueStart = new int[paths.slotCount];
+        this.valueEnd = new int[paths.slotCount];
+    }
 
     /**
      * Checks the line starting at {@code start}: it ends at the first {@code \n} or at {@code end}, so
@@ -63,29 +102,43 @@ final class JsonLineValidator {
         }
         objectStart = p;
         boolean[] arrays = inArray;
+        FieldPathTree.Node[] objectNodes = nodes;
+        if (tree != null) {
+            Arrays.fill(valueStart, -1);
+        }
+        pending = tree == null ? null : tree.root;
         int depth = 0;
         for (;;) {
-            // p is at the first byte of a value
+            // p is at the first byte of a value; pending is the node it answers, if any
             if (p >= end) {
                 return MALFORMED;
             }
             byte c = b[p];
+            int valueAt = p;
             if (c == '"') {
                 p = skipString(b, p + 1, end);
                 if (p < 0) {
                     return MALFORMED;
+                }
+                if (pending != null) {
+                    take(pending, valueAt, p);
                 }
             } else if (c == '{') {
                 if (++depth > MAX_DEPTH) {
                     return MALFORMED;
                 }
                 arrays[depth] = false;
+                FieldPathTree.Node node = pending != null && pending.children.length > 0 ? pending : null;
+                objectNodes[depth] = node;
+                if (node != null) {
+                    seen[depth] = 0;
+                }
                 p = skipWhitespace(b, p + 1, end);
                 if (p < end && b[p] == '}') {
                     depth--;
                     p++;
                 } else {
-                    p = skipMemberName(b, p, end);
+                    p = skipMemberName(b, p, end, depth);
                     if (p < 0) {
                         return MALFORMED;
                     }
@@ -96,6 +149,8 @@ final class JsonLineValidator {
                     return MALFORMED;
                 }
                 arrays[depth] = true;
+                objectNodes[depth] = null;
+                pending = null; // arrays are not looked into
                 p = skipWhitespace(b, p + 1, end);
                 if (p < end && b[p] == ']') {
                     depth--;
@@ -103,28 +158,33 @@ final class JsonLineValidator {
                 } else {
                     continue;
                 }
-            } else if (c == '-' || (c >= '0' && c <= '9')) {
-                p = skipNumber(b, p, end);
-                if (p < 0) {
-                    return MALFORMED;
-                }
-            } else if (c == 't') {
-                if (!hasLiteral(b, p, end, 'r', 'u', 'e')) {
-                    return MALFORMED;
-                }
-                p += 4;
-            } else if (c == 'n') {
-                if (!hasLiteral(b, p, end, 'u', 'l', 'l')) {
-                    return MALFORMED;
-                }
-                p += 4;
-            } else if (c == 'f') {
-                if (end - p < 5 || b[p + 4] != 'e' || !hasLiteral(b, p, end, 'a', 'l', 's')) {
-                    return MALFORMED;
-                }
-                p += 5;
             } else {
-                return MALFORMED;
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    p = skipNumber(b, p, end);
+                    if (p < 0) {
+                        return MALFORMED;
+                    }
+                } else if (c == 't') {
+                    if (!hasLiteral(b, p, end, 'r', 'u', 'e')) {
+                        return MALFORMED;
+                    }
+                    p += 4;
+                } else if (c == 'n') {
+                    if (!hasLiteral(b, p, end, 'u', 'l', 'l')) {
+                        return MALFORMED;
+                    }
+                    p += 4;
+                } else if (c == 'f') {
+                    if (end - p < 5 || b[p + 4] != 'e' || !hasLiteral(b, p, end, 'a', 'l', 's')) {
+                        return MALFORMED;
+                    }
+                    p += 5;
+                } else {
+                    return MALFORMED;
+                }
+                if (pending != null) {
+                    take(pending, valueAt, p);
+                }
             }
             // after a complete value: close containers until a comma starts the next value
             for (;;) {
@@ -143,10 +203,12 @@ final class JsonLineValidator {
                 if (c == ',') {
                     p = skipWhitespace(b, p + 1, end);
                     if (!arrays[depth]) {
-                        p = skipMemberName(b, p, end);
+                        p = skipMemberName(b, p, end, depth);
                         if (p < 0) {
                             return MALFORMED;
                         }
+                    } else {
+                        pending = null;
                     }
                     break;
                 }
@@ -164,20 +226,69 @@ final class JsonLineValidator {
         return scanLine(b, start, end) == OBJECT && lineEnd == end;
     }
 
-    /** Skips {@code "name" ws : ws}; returns the index of the value, or -1. */
-    private int skipMemberName(byte[] b, int p, int end) {
+    /** The value at {@code b[start, end)} answers {@code node}: a scalar, so its slots take it. */
+    private void take(FieldPathTree.Node node, int start, int end) {
+        for (int slot : node.slots) {
+            valueStart[slot] = start;
+            valueEnd[slot] = end;
+        }
+    }
+
+    /**
+     * Skips {@code "name" ws : ws} of a member of the object at {@code depth}; returns the index of the
+     * value, or -1. Sets {@link #pending} to the node the value answers: a child of the object's node
+     * with this name that the object has not had before, else null.
+     */
+    private int skipMemberName(byte[] b, int p, int end, int depth) {
         if (p >= end || b[p] != '"') {
             return -1;
         }
-        p = skipString(b, p + 1, end);
+        int nameStart = p + 1;
+        p = skipString(b, nameStart, end);
         if (p < 0) {
             return -1;
         }
+        FieldPathTree.Node node = nodes[depth];
+        pending = node == null ? null : child(node, depth, b, nameStart, p - 1);
         p = skipWhitespace(b, p, end);
         if (p >= end || b[p] != ':') {
             return -1;
         }
         return skipWhitespace(b, p + 1, end);
+    }
+
+    /** The child of {@code node} named {@code b[nameStart, nameEnd)} not yet seen in this object, or null; marks it seen. */
+    private FieldPathTree.Node child(FieldPathTree.Node node, int depth, byte[] b, int nameStart, int nameEnd) {
+        FieldPathTree.Node[] children = node.children;
+        int start = nameStart;
+        int len = nameEnd - nameStart;
+        if (sawEscape && JsonStringDecoder.hasEscape(b, nameStart, nameEnd)) {
+            len = keyDecoder.decode(b, nameStart, nameEnd);
+            b = keyDecoder.buffer();
+            start = 0;
+        }
+        long seenHere = seen[depth];
+        if (seenHere == node.allChildren) {
+            return null; // every name asked for here has been had: the rest of the object is only checked
+        }
+        for (int i = 0; i < children.length; i++) {
+            byte[] name = children[i].name;
+            if (name.length == len && (seenHere & (1L << i)) == 0 && sameBytes(name, b, start, len)) {
+                seen[depth] = seenHere | 1L << i;
+                return children[i];
+            }
+        }
+        return null;
+    }
+
+    /** Names are short: a plain loop beats the vectorized mismatch's setup. */
+    private static boolean sameBytes(byte[] name, byte[] b, int start, int len) {
+        for (int i = 0; i < len; i++) {
+            if (name[i] != b[start + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Three bytes after the literal's first byte at {@code p}. */
@@ -247,10 +358,22 @@ final class JsonLineValidator {
      */
     int skipString(byte[] b, int p, int end) {
         byte[] plain = PLAIN_IN_STRING;
+        // Short strings, most of a log line's: the table alone, no word reads. Kept small so that it
+        // is inlined where strings are met; the rest of a string is another method's work.
+        int tableEnd = end - p > TABLE_BYTES ? p + TABLE_BYTES : end;
+        while (p < tableEnd && plain[b[p] & 0xFF] != 0) {
+            p++;
+        }
+        if (p < end && b[p] == '"') {
+            return p + 1;
+        }
+        return skipStringRest(b, p, end);
+    }
+
+    /** The string from {@code p} on, where the table loop stopped short of its closing quote. */
+    private int skipStringRest(byte[] b, int p, int end) {
+        byte[] plain = PLAIN_IN_STRING;
         for (;;) {
-            while (p < end && plain[b[p] & 0xFF] != 0) {
-                p++;
-            }
             if (p >= end) {
                 return -1;
             }
@@ -269,10 +392,46 @@ final class JsonLineValidator {
                 if (p < 0) {
                     return -1;
                 }
-            } else {
+            } else if (c < 0x20) {
                 return -1; // control character
             }
+            // A plain byte here means the table stopped at its limit: a long string. From here on,
+            // and after every escape or UTF-8 sequence, the string is read a word at a time.
+            p = skipPlainWords(b, p, end);
+            while (p < end && plain[b[p] & 0xFF] != 0) {
+                p++;
+            }
         }
+    }
+
+    /**
+     * Skips plain string bytes eight at a time while a whole word of them remains; returns the index of
+     * the first byte that is not plain (a quote, a backslash, a control byte, a byte >= 0x80), or the
+     * index where fewer than eight bytes remain.
+     */
+    static int skipPlainWords(byte[] b, int p, int end) {
+        while (end - p >= 8) {
+            long special = specialBytes((long) LONG_LE.get(b, p));
+            if (special != 0) {
+                return p + (Long.numberOfTrailingZeros(special) >>> 3);
+            }
+            p += 8;
+        }
+        return p;
+    }
+
+    /**
+     * The high bit of each byte of {@code word} (little-endian: byte 0 lowest) that is a quote, a
+     * backslash, below 0x20 or 0x80 and above; exact for the lowest such byte (a borrow may mark bytes
+     * above it too, which the caller never looks at).
+     */
+    static long specialBytes(long word) {
+        long quote = word ^ 0x2222222222222222L;
+        long backslash = word ^ 0x5C5C5C5C5C5C5C5CL;
+        long zeroQuote = quote - ONES & ~quote;
+        long zeroBackslash = backslash - ONES & ~backslash;
+        long control = word - 0x2020202020202020L & ~word;
+        return (zeroQuote | zeroBackslash | control | word) & HIGHS;
     }
 
     private static int skipEscape(byte[] b, int p, int end) {

@@ -1,6 +1,6 @@
-package batchpipe.local.cli;
+package batchpipe.bench;
 
-import batchpipe.local.bench.Bench;
+import batchpipe.bench.corpus.Shape;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -13,12 +13,13 @@ import java.util.concurrent.Callable;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Measures the Performance targets side by side with the installed peers (node, python3, zstd, C bcrypt).",
-                "It measures scan throughput, first-pass vs warm speed, bcrypt per-hash time and scaling, scanning under "
-                    + "-Xmx128m, the demo's overhead, and the worker's cold start under the Lambda runtime interface client "
-                    + "against an empty handler (needs the Lambda folders ./mvnw package builds). Each figure is the median of "
-                    + "--runs whole-process runs; prints a table of figures, ratios and PASS/MISS, and with --markdown writes "
-                    + "the page for docs/BENCHMARKS.md. Exit 0 when it ran, whatever the results."})
-final class BenchCommand implements Callable<Integer> {
+                "It measures scan throughput on three shapes of log (short lines, long values, narrow events), first-pass vs "
+                    + "warm speed, bcrypt per-hash time and scaling, scanning under -Xmx128m, the demo's overhead, and the "
+                    + "worker's cold start under the Lambda runtime interface client against an empty handler (needs the Lambda "
+                    + "folders ./mvnw package builds). Each figure is the median of --runs whole-process runs; prints a table of "
+                    + "figures, ratios and PASS/MISS, and with --markdown writes the page for docs/BENCHMARKS.md. Exit 0 when it "
+                    + "ran, whatever the results."})
+public final class BenchCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -35,6 +36,10 @@ final class BenchCommand implements Callable<Integer> {
             description = "Run only these parts, comma-separated: scan, warm, hash, memory, demo, cold-start (default: all).")
     List<String> only = new ArrayList<>();
 
+    @Option(names = "--shapes", split = ",", paramLabel = "SHAPE",
+            description = "The shapes of log the scan and warm parts measure, comma-separated: short, long-values, narrow (default: all).")
+    List<String> shapes = new ArrayList<>();
+
     @Option(names = "--markdown", paramLabel = "FILE", description = "Write the Markdown report here (e.g. docs/BENCHMARKS.md).")
     Path markdown;
 
@@ -44,12 +49,20 @@ final class BenchCommand implements Callable<Integer> {
         String homeEnv = System.getenv("BATCHPIPE_HOME");
         Path home = Path.of(homeEnv != null ? homeEnv : ".").toAbsolutePath().normalize();
         for (String section : only) {
-            if (!Bench.SECTIONS.contains(section)) {
+            if (!BenchSettings.SECTIONS.contains(section)) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--only: unknown part '" + section + "'; the parts are " + String.join(", ", Bench.SECTIONS));
+                        "--only: unknown part '" + section + "'; the parts are " + String.join(", ", BenchSettings.SECTIONS));
             }
         }
-        new Bench(new Bench.Settings(quick, runs, workDir.toAbsolutePath(), markdown, home, Set.copyOf(only)), System.out).run();
+        List<Shape> chosen = new ArrayList<>();
+        for (String shape : shapes) {
+            try {
+                chosen.add(Shape.byLabel(shape));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--shapes: " + e.getMessage());
+            }
+        }
+        new Bench(new BenchSettings(quick, runs, workDir.toAbsolutePath(), markdown, home, Set.copyOf(only), chosen), System.out).run();
         return 0;
     }
 }

@@ -1,4 +1,4 @@
-package batchpipe.local.bench;
+package batchpipe.bench;
 
 import java.util.List;
 import java.util.Map;

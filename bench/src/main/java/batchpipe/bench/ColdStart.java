@@ -1,4 +1,4 @@
-package batchpipe.local.bench;
+package batchpipe.bench;
 
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunProgress;

@@ -8,7 +8,11 @@ import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * Finds the values at the requested paths in a line already accepted by {@link JsonLineValidator},
+ * <b>Reference for the differential tests</b>: the scanner's code as it was before issue 19 (commit
+ * b2163fc), kept unchanged apart from its name, so that ScanDifferentialTest can hold the fast path to
+ * exactly its answers on every line.
+ *
+ * <p>Finds the values at the requested paths in a line already accepted by {@link ReferenceLineValidator},
  * navigating with one reused jsoniter {@link JsonIterator} over the chunk's bytes (no String per line
  * or per key).
  *
@@ -16,7 +20,7 @@ import java.util.Arrays;
  * the rest of that object is skipped, and once all names at the top level are resolved the walk stops,
  * so most lines are read only as far as their last requested field.
  */
-final class FieldPathReader {
+final class ReferenceFieldPathReader {
 
     private final JsonIterator iter = new JsonIterator();
     private final JsonStringDecoder keyDecoder = new JsonStringDecoder();
@@ -28,7 +32,7 @@ final class FieldPathReader {
     private byte[] buf;
     private boolean lineHasEscapes;
 
-    FieldPathReader(FieldPathTree tree) {
+    ReferenceFieldPathReader(FieldPathTree tree) {
         this.tree = tree;
         this.valueStart = new int[tree.slotCount];
         this.valueEnd = new int[tree.slotCount];

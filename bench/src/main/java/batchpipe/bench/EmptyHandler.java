@@ -1,4 +1,4 @@
-package batchpipe.local.bench;
+package batchpipe.bench;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;

@@ -1,4 +1,4 @@
-package batchpipe.local.bench;
+package batchpipe.bench;
 
 import org.junit.jupiter.api.Test;
 

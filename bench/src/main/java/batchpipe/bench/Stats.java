@@ -1,11 +1,15 @@
-package batchpipe.local.bench;
+package batchpipe.bench;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Small statistics for the bench: the median of several runs, which resists one noisy run on a shared machine. */
 public final class Stats {
+    private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?");
+
     private Stats() {
     }
 
@@ -21,5 +25,13 @@ public final class Stats {
     public static double min(List<Double> values) {
         if (values == null || values.isEmpty()) throw new IllegalArgumentException("no values for a minimum");
         return Collections.min(values);
+    }
+
+    /** Every decimal number in {@code text}, in order: a child's printed pass list or a single figure. */
+    static List<Double> numbers(String text) {
+        List<Double> values = new ArrayList<>();
+        Matcher m = NUMBER.matcher(text);
+        while (m.find()) values.add(Double.parseDouble(m.group()));
+        return values;
     }
 }

@@ -1,4 +1,4 @@
-package batchpipe.local.bench;
+package batchpipe.bench;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +31,7 @@ class StatsTest {
 
     @Test
     void numbersAreReadFromAPassListOrAPlainLine() {
-        assertThat(Bench.parseNumbers("[0.8832,0.4313,0.3283]")).containsExactly(0.8832, 0.4313, 0.3283);
-        assertThat(Bench.parseNumbers("82.2\n")).containsExactly(82.2);
+        assertThat(Stats.numbers("[0.8832,0.4313,0.3283]")).containsExactly(0.8832, 0.4313, 0.3283);
+        assertThat(Stats.numbers("82.2\n")).containsExactly(82.2);
     }
 }

@@ -1,4 +1,4 @@
-package batchpipe.local.bench;
+package batchpipe.bench;
 
 import batchpipe.worker.scan.LogScanner;
 import batchpipe.worker.scan.ScanOptions;

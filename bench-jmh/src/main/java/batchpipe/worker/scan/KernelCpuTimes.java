@@ -1,0 +1,75 @@
+package batchpipe.worker.scan;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@link ShapeKernelBenchmark}'s kernels timed by the thread's CPU time instead of the wall clock, the
+ * best of many runs: on a shared machine (load averages of 6-10 on 2 cores while this was written) JMH's
+ * wall-clock errors were larger than the differences measured, while a thread's CPU time counts only
+ * the time it ran. Prints one line per shape and kernel: best CPU ms per operation and MB/s.
+ * {@link StringSkipBenchmark}'s string kernels too, unless told {@code shapes} only.
+ * Usage: {@code java -cp bench-jmh/target/benchmarks.jar batchpipe.worker.scan.KernelCpuTimes [RUNS [strings|shapes|all]]}.
+ */
+public final class KernelCpuTimes {
+    private KernelCpuTimes() {
+    }
+
+    /** The least CPU time of {@code runs} calls, the first quarter of which only warm up. */
+    private static long best(ThreadMXBean threads, Callable<Object> kernel, int runs) throws Exception {
+        long best = Long.MAX_VALUE;
+        for (int r = 0; r < runs; r++) {
+            long start = threads.getCurrentThreadCpuTime();
+            kernel.call();
+            long cpu = threads.getCurrentThreadCpuTime() - start;
+            if (r >= runs / 4) {
+                best = Math.min(best, cpu);
+            }
+        }
+        return best;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int runs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        boolean strings = args.length < 2 || args[1].equals("strings") || args[1].equals("all");
+        boolean shapes = args.length < 2 || args[1].equals("shapes") || args[1].equals("all");
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        for (String text : strings ? List.of("ascii", "mixed") : List.<String>of()) {
+            for (int length : new int[] {8, 32, 1024, 32768}) {
+                StringSkipBenchmark k = new StringSkipBenchmark();
+                k.length = length;
+                k.text = text;
+                k.generate();
+                List<Callable<Object>> kernels = List.of(k::swar, k::tableOnly);
+                List<String> names = List.of("swar", "tableOnly");
+                for (int i = 0; i < kernels.size(); i++) {
+                    long best = best(threads, kernels.get(i), runs * 4);
+                    System.out.printf(Locale.ROOT, "strings %-6s %6d B  %-10s %8.3f ms  %6.0f MB/s%n", text, length, names.get(i),
+                            best / 1e6, k.bytes() / 1e6 / (best / 1e9));
+                }
+            }
+        }
+        for (String shape : shapes ? List.of("short", "long-values", "narrow") : List.<String>of()) {
+            ShapeKernelBenchmark k = new ShapeKernelBenchmark();
+            k.shape = shape;
+            k.generate();
+            long bytes = ShapeInput.plain(ShapeInput.shape(shape)).length;
+            List<Callable<Object>> kernels = new ArrayList<>();
+            List<String> names = List.of("validate", "parse", "decompress");
+            kernels.add(k::validate);
+            kernels.add(() -> {
+                k.parseOnce();
+                return null;
+            });
+            kernels.add(k::decompress);
+            for (int i = 0; i < kernels.size(); i++) {
+                long best = best(threads, kernels.get(i), runs);
+                System.out.printf(Locale.ROOT, "%-12s %-10s %8.2f ms  %6.0f MB/s%n", shape, names.get(i), best / 1e6, bytes / 1e6 / (best / 1e9));
+            }
+        }
+    }
+}

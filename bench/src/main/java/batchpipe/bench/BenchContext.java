@@ -1,0 +1,38 @@
+package batchpipe.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What every part of the bench shares: the settings, the process runner, the peers, the findings so far, the terminal. */
+record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers, Findings findings, PrintStream out) {
+
+    /** The JVM this bench runs on, which runs the bench's own Java children too. */
+    static String javaExecutable() {
+        return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /** The java command with the flags ./batchpipe passes, for children started without the script. */
+    List<String> javaCommand() {
+        List<String> cmd = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseParallelGC"));
+        int feature = Runtime.version().feature();
+        if (feature >= 22) cmd.add("--enable-native-access=ALL-UNNAMED");
+        if (feature >= 24) cmd.add("--sun-misc-unsafe-memory-access=allow");
+        return cmd;
+    }
+
+    /** The CLI's jar, which ./batchpipe runs. */
+    Path cliJar() {
+        return settings.home().resolve("local/target/batchpipe.jar");
+    }
+
+    /** This module's jar: the bench's own classes (WarmPasses) on the CLI's class path. */
+    Path benchJar() {
+        return settings.home().resolve("bench/target/batchpipe-bench.jar");
+    }
+
+    String script() {
+        return processes.script();
+    }
+}

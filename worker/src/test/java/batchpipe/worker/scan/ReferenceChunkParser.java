@@ -1,0 +1,165 @@
+package batchpipe.worker.scan;
+
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * <b>Reference for the differential tests</b>: the scanner's code as it was before issue 19 (commit
+ * b2163fc), kept unchanged apart from its name, so that ScanDifferentialTest can hold the fast path to
+ * exactly its answers on every line.
+ *
+ * <p>Splits a chunk of whole lines and tallies them: blank lines are skipped, each other line is an event
+ * when it is exactly one JSON object, else malformed. One instance per thread at a time.
+ */
+final class ReferenceChunkParser {
+
+    private final int maxLineBytes;
+    private final List<String> countBy;
+    private final int countByPaths;
+    private final ReferenceLineValidator validator = new ReferenceLineValidator();
+    private final ReferenceFieldPathReader fields;
+    private final JsonStringDecoder valueDecoder = new JsonStringDecoder();
+    /** Slot of the FieldEquals path, or -1. */
+    private final int equalsSlot;
+    private final byte[] equalsValue;
+    private final byte[] containsText;
+
+    ReferenceChunkParser(ScanOptions options) {
+        this.maxLineBytes = options.maxLineBytes();
+        this.countBy = options.countBy();
+        this.countByPaths = countBy.size();
+        FieldPathTree tree = FieldPathTree.of(FieldPathTree.pathsOf(options));
+        this.fields = tree.slotCount == 0 ? null : new ReferenceFieldPathReader(tree);
+        if (options.match() instanceof Match.FieldEquals equals) {
+            equalsSlot = countByPaths;
+            equalsValue = utf8(equals.value());
+        } else {
+            equalsSlot = -1;
+            equalsValue = null;
+        }
+        containsText = options.match() instanceof Match.Contains contains ? utf8(contains.text()) : null;
+    }
+
+    /** UTF-8 with unpaired surrogates as U+FFFD, the same way escaped ones are decoded from lines. */
+    private static byte[] utf8(String s) {
+        try {
+            ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                    .replaceWith(new byte[] {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD})
+                    .encode(CharBuffer.wrap(s));
+            return Arrays.copyOfRange(bytes.array(), bytes.position(), bytes.limit());
+        } catch (CharacterCodingException e) {
+            throw new IllegalStateException("a replacing encoder cannot fail", e);
+        }
+    }
+
+    /**
+     * Tallies {@code b[start, end)}. Every line but the chunk's last ends with {@code \n}; the last one may
+     * not (end of object).
+     */
+    ChunkTally parse(byte[] b, int start, int end) {
+        ChunkTally tally = new ChunkTally(countBy);
+        ReferenceLineValidator v = validator;
+        long line = 0;
+        int p = start;
+        int lineLimit = maxLineBytes + 2; // content, a carriage return, the newline
+        while (p < end) {
+            line++;
+            // validate at most one maximal line's worth: longer lines are oversized whatever they hold
+            int window = end - p > lineLimit ? p + lineLimit : end;
+            int kind = v.scanLine(b, p, window);
+            int lineEnd = v.lineEnd;
+            if (kind == ReferenceLineValidator.MALFORMED || (lineEnd == window && window != end)) {
+                int newline = indexOfNewline(b, lineEnd, end);
+                lineEnd = newline < 0 ? end : newline;
+                kind = ReferenceLineValidator.MALFORMED;
+            }
+            int contentEnd = lineEnd < end && lineEnd > p && b[lineEnd - 1] == '\r' ? lineEnd - 1 : lineEnd;
+            if (contentEnd - p > maxLineBytes) {
+                tally.oversized++;
+                tally.malformedAt(line);
+            } else if (kind == ReferenceLineValidator.MALFORMED) {
+                tally.malformedAt(line);
+            } else if (kind == ReferenceLineValidator.OBJECT) {
+                tally.events++;
+                tallyEvent(tally, b, p, contentEnd);
+            }
+            p = lineEnd + 1;
+        }
+        tally.lines = line;
+        return tally;
+    }
+
+    private void tallyEvent(ChunkTally tally, byte[] b, int start, int end) {
+        if (fields != null) {
+            boolean escapes = validator.sawEscape;
+            fields.read(b, validator.objectStart, end, escapes);
+            for (int slot = 0; slot < countByPaths; slot++) {
+                int valueStart = fields.valueStart[slot];
+                if (valueStart >= 0) {
+                    count(tally.counts[slot], b, valueStart, fields.valueEnd[slot], escapes);
+                }
+            }
+            if (equalsSlot >= 0
+                    && valueEquals(b, fields.valueStart[equalsSlot], fields.valueEnd[equalsSlot], escapes)) {
+                tally.matches++;
+            }
+        }
+        if (containsText != null && contains(b, start, end, containsText)) {
+            tally.matches++;
+        }
+    }
+
+    private void count(BoundedValueCounts counts, byte[] b, int start, int end, boolean escapes) {
+        if (b[start] != '"') {
+            counts.add(b, start, end - start);
+        } else if (escapes && JsonStringDecoder.hasEscape(b, start + 1, end - 1)) {
+            int n = valueDecoder.decode(b, start + 1, end - 1);
+            counts.add(valueDecoder.buffer(), 0, n);
+        } else {
+            counts.add(b, start + 1, end - start - 2);
+        }
+    }
+
+    private boolean valueEquals(byte[] b, int start, int end, boolean escapes) {
+        if (start < 0) {
+            return false;
+        }
+        byte[] expected = equalsValue;
+        if (b[start] != '"') {
+            return Arrays.equals(b, start, end, expected, 0, expected.length);
+        }
+        if (escapes && JsonStringDecoder.hasEscape(b, start + 1, end - 1)) {
+            int n = valueDecoder.decode(b, start + 1, end - 1);
+            return Arrays.equals(valueDecoder.buffer(), 0, n, expected, 0, expected.length);
+        }
+        return Arrays.equals(b, start + 1, end - 1, expected, 0, expected.length);
+    }
+
+    static boolean contains(byte[] b, int start, int end, byte[] needle) {
+        int n = needle.length;
+        byte first = needle[0];
+        for (int i = start, last = end - n; i <= last; i++) {
+            if (b[i] == first && Arrays.equals(b, i, i + n, needle, 0, n)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Index of the first {@code \n} in {@code b[p, end)}, or -1. */
+    static int indexOfNewline(byte[] b, int p, int end) {
+        for (int i = p; i < end; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
