@@ -1,5 +1,6 @@
 package batchpipe.aggregator.priming;
 
+import batchpipe.common.table.TableKeys;
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
@@ -62,7 +63,7 @@ public final class AggregatorPriming {
     }
 
     static void sdkCalls() {
-        Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("run#priming"), "sk", AttributeValue.fromS("summary"));
+        Map<String, AttributeValue> key = TableKeys.key("priming", TableKeys.SUMMARY_SK);
         SdkPriming.dynamoDb(dynamoDb -> {
             dynamoDb.query(QueryRequest.builder().tableName("priming").consistentRead(true)
                     .keyConditionExpression("pk = :pk AND begins_with(sk, :sk)")

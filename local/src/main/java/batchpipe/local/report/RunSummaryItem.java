@@ -20,7 +20,7 @@ public record RunSummaryItem(String runId, String status, ReportLocation report,
     /** The run's summary item, or null when the run has none (yet). */
     public static RunSummaryItem read(DynamoDbClient dynamoDb, String table, String runId) {
         Map<String, AttributeValue> item = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
-                .key(Map.of(TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)), TableKeys.SK, AttributeValue.fromS(TableKeys.SUMMARY_SK))))
+                .key(TableKeys.key(runId, TableKeys.SUMMARY_SK)))
                 .item();
         if (item == null || item.isEmpty() || !item.containsKey(SummaryItem.REPORT_BUCKET)) return null;
         ReportLocation location = new ReportLocation(item.get(SummaryItem.REPORT_BUCKET).s(), item.get(SummaryItem.REPORT_PREFIX).s(),

@@ -1,5 +1,6 @@
 package batchpipe.producer.priming;
 
+import batchpipe.common.table.TableKeys;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.priming.SdkPriming;
 import batchpipe.common.task.HashTask;
@@ -66,7 +67,7 @@ public final class ProducerPriming {
     static void sdkCalls() {
         List<String> bodies = encodeSampleTasks();
         SdkPriming.s3(new byte[0], s3 -> s3.listObjectsV2(b -> b.bucket("priming").prefix("logs/").maxKeys(1000)));
-        Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("run#priming"), "sk", AttributeValue.fromS("run"));
+        Map<String, AttributeValue> key = TableKeys.key("priming", TableKeys.RUN_SK);
         SdkPriming.dynamoDb(dynamoDb -> {
             dynamoDb.putItem(b -> b.tableName("priming").item(key).conditionExpression("attribute_not_exists(pk)"));
             dynamoDb.batchWriteItem(b -> b.requestItems(Map.of("priming",

@@ -1,5 +1,6 @@
 package batchpipe.worker.priming;
 
+import batchpipe.common.table.TableKeys;
 import batchpipe.common.json.Json;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.priming.SdkPriming;
@@ -111,7 +112,7 @@ public final class WorkerPriming {
                 throw new IllegalStateException(e);
             }
         });
-        Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("run#priming"), "sk", AttributeValue.fromS("task#priming"));
+        Map<String, AttributeValue> key = TableKeys.key("priming", TableKeys.taskSk("priming"));
         SdkPriming.dynamoDb(dynamoDb -> {
             dynamoDb.getItem(b -> b.tableName("priming").key(key).consistentRead(true));
             dynamoDb.putItem(b -> b.tableName("priming").item(key).conditionExpression("attribute_not_exists(pk)"));
