@@ -133,12 +133,17 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
      * from the invocation records (reads too, and the record puts and progress updates a task record
      * cannot hold). Nearest rank over the calls, in milliseconds as the worker timed them.
      *
-     * @param invocations the worker invocations whose records were read
+     * @param invocations          the worker invocations whose records were read
+     * @param invocationsWithTasks the worker invocations the task records name (their request ids): more than
+     *                             {@code invocations} when some invocation could not write its record, so that
+     *                             the figures leave its calls out
      */
-    public record DynamoDbCalls(int invocations, Map<String, CallLatency> byCall, String definition) implements JsonWritable {
+    public record DynamoDbCalls(int invocations, int invocationsWithTasks, Map<String, CallLatency> byCall, String definition)
+            implements JsonWritable {
         @Override
         public Object toJsonValue() {
-            return new JsonFields().put("invocations", invocations).put("byCall", byCall).put("definition", definition);
+            return new JsonFields().put("invocations", invocations).put("invocationsWithTasks", invocationsWithTasks)
+                    .put("byCall", byCall).put("definition", definition);
         }
 
         static DynamoDbCalls fromJson(ReportJson json) {
@@ -146,7 +151,7 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
             Map<String, CallLatency> byCall = new LinkedHashMap<>();
             ReportJson calls = json.field("byCall");
             for (String call : calls.entries().keySet()) byCall.put(call, CallLatency.fromJson(calls.field(call)));
-            return new DynamoDbCalls(json.intValue("invocations"), byCall, json.string("definition"));
+            return new DynamoDbCalls(json.intValue("invocations"), json.intValue("invocationsWithTasks"), byCall, json.string("definition"));
         }
     }
 

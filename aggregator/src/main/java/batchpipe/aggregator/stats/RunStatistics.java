@@ -99,12 +99,13 @@ public final class RunStatistics {
                 group(tasks, windowSeconds),
                 byKind, platforms, Timeline.of(tasks, windowStart, lastFinish), distribution(tasks), mergedCountBy(tasks),
                 countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated),
-                dynamoDbCalls(invocations));
+                dynamoDbCalls(invocations, tasks));
     }
 
     /** Nearest rank over every timed call of each kind, in the order {@link TableCall} lists them; null without invocation records. */
-    static DynamoDbCalls dynamoDbCalls(List<InvocationRecord> invocations) {
+    static DynamoDbCalls dynamoDbCalls(List<InvocationRecord> invocations, List<TaskRecord> tasks) {
         if (invocations.isEmpty()) return null;
+        int withTasks = (int) tasks.stream().map(t -> t.invocation().requestId()).filter(java.util.Objects::nonNull).distinct().count();
         Map<TableCall, List<Double>> all = new java.util.EnumMap<>(TableCall.class);
         for (InvocationRecord invocation : invocations) {
             invocation.callsMs().forEach((call, ms) -> all.computeIfAbsent(call, c -> new ArrayList<>()).addAll(ms));
@@ -116,9 +117,11 @@ public final class RunStatistics {
             byCall.put(call.wireName(), new CallLatency(micros.length, Percentiles.nearestRank(micros, 50) / 1000.0,
                     Percentiles.nearestRank(micros, 99) / 1000.0, micros[micros.length - 1] / 1000.0));
         });
-        return new DynamoDbCalls(invocations.size(), byCall, "each DynamoDB call a worker made for the run's tasks, timed around the"
-                + " SDK call by what it was for, from the run's " + invocations.size() + " worker invocation records (p50 and p99 by nearest"
-                + " rank over the calls); the completion claim is made after the record is written and is not in it");
+        return new DynamoDbCalls(invocations.size(), withTasks, byCall, "each DynamoDB call a worker made for the run's tasks, timed"
+                + " around the SDK call by what it was for, from the run's " + invocations.size() + " worker invocation records ("
+                + (invocations.size() >= withTasks ? "every invocation its task records name"
+                        : "of " + withTasks + " invocations its task records name: the calls of the others are not in these figures")
+                + "; p50 and p99 by nearest rank over the calls); the completion claim is made after the record is written and is not in it");
     }
 
     /** Where a task's queue wait starts: when SQS accepted its message, or on older records the producer's planning time. */

@@ -363,6 +363,9 @@ class RunStatisticsTest {
         RunFigures.DynamoDbCalls calls = RunStatistics.compute("r1", run(4), tasks(), List.of(first, second)).dynamoDbCalls();
 
         assertThat(calls.invocations()).isEqualTo(2);
+        // the task records name 3 invocations (req-1, req-2, req-3): the report says one record is missing
+        assertThat(calls.invocationsWithTasks()).isEqualTo(3);
+        assertThat(calls.definition()).contains("from the run's 2 worker invocation records (of 3 invocations its task records name");
         // nearest rank over {10, 20, 30}: p50 is the 2nd value, p99 the 3rd
         assertThat(calls.byCall()).containsExactly(
                 Map.entry("taskRecordRead", new RunFigures.CallLatency(1, 2.5, 2.5, 2.5)),
