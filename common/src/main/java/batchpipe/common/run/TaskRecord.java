@@ -120,12 +120,4 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
         Double d = item.doubleOrNull(name);
         return d == null ? 0 : d;
     }
-
-    /** The attribute names a task item may have, in the order tasks.csv has always shown them. */
-    public static final java.util.List<String> ATTRIBUTES = java.util.List.of(
-            "runId", "taskId", "kind", "status", "reason", "enqueuedAt", "startedAt", "finishedAt", "durationMs", "attempt",
-            "requestId", "functionName", "functionVersion", "memoryMb", "architecture", "threads", "vcpuShare", "coldStart", "initMs",
-            "ddbWriteCalls", "ddbWriteMsTotal", "ddbWriteMsMax",
-            "bucket", "key", "events", "malformed", "malformedLines", "oversizedLines", "bytes", "compressedBytes", "countBy", "matches",
-            "hashes", "cost", "countByAccuracy", "countByDistinct", "countByOther", "deadLetterReceives", "deadLetteredAt", "recordedBy", "sentAt");
 }
