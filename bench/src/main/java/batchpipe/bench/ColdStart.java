@@ -280,7 +280,7 @@ final class ColdStart {
             RunSpec spec = new RunSpec(runId, "cold-start", List.of(), new RunSpec.HashSpec(2, HASHES, HASH_COST, RunSpec.HashSpec.DEFAULT_PREFIX));
             Map<String, Object> specJson = Map.of("runId", runId, "label", "cold-start",
                     "hash", Map.of("batches", 2, "batchSize", HASHES, "cost", HASH_COST));
-            RunPlanner.create(stack.s3(), stack.sqs(), stack.dynamoDb(), table, tasksQueueUrl, TaskLimits.defaults(), 1)
+            RunPlanner.create(stack.s3(), stack.sqs(), stack.dynamoDb(), table, tasksQueueUrl, stack.ref("CompletionsQueue"), TaskLimits.defaults(), 1)
                     .plan(spec, specJson, n -> { });
             List<Message> messages = new ArrayList<>();
             for (int attempt = 0; attempt < 5 && messages.size() < 2; attempt++) {

@@ -1,22 +1,27 @@
 package batchpipe.producer;
 
+import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
-import batchpipe.common.task.HashTask;
-import batchpipe.common.task.ScanTask;
+import batchpipe.common.run.PlanCursor;
+import batchpipe.common.run.RunRecord;
+import batchpipe.common.table.ProgressShards;
+import batchpipe.common.table.RunPartitions;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
-import batchpipe.common.run.Planned;
-import batchpipe.common.run.RunRecord;
-import batchpipe.common.table.ProgressShards;
+import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
+import batchpipe.producer.plan.PartitionSizing;
+import batchpipe.producer.plan.PlanPager;
+import batchpipe.producer.plan.RemainingTime;
+import batchpipe.producer.run.CompletionNotice;
 import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.RunSpec;
-import batchpipe.common.json.Json;
-
+import batchpipe.producer.spec.RunSpecParser;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -24,107 +29,218 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
 /**
- * Plans a run and enqueues it, in an order that never leaves a task unaccounted for: validate (done by
- * the parser), list every source (a missing bucket fails here, before anything is written), claim the
- * run id with the run record, write the progress shards, then send. The Lambda handler and the CLI both
- * call this.
+ * Plans a run and enqueues it page by page, in an order that never leaves a task unaccounted for:
+ * validate (done by the parser), check that every source can be listed (a missing bucket fails here,
+ * before anything is written), list until the run's partition count is settled, claim the run id with
+ * the run record, then for each page write its progress shards, send its tasks and move the run's
+ * planning cursor past it. When the invocation's time runs low, it sends a continuation and the next
+ * invocation resumes at the cursor ({@link #resume}); the last page's invocation ends planning, which
+ * fixes the shard count, after which the run can complete. The Lambda handler and the CLI both call this.
  */
 public final class RunPlanner {
     private static final StructuredLog LOG = StructuredLog.of(RunPlanner.class);
 
+    /** Which resources a planner reaches, and the worker concurrency its run's layout is sized for. */
+    public record Settings(String table, String tasksQueueUrl, String planningQueueUrl, String completionsQueueUrl,
+                           TaskLimits limits, int sendCallsInFlight, int workerMaxConcurrency, long planningMarginMs) {
+        /** The template's default WorkerMaxConcurrency, for callers that do not name one. */
+        public static final int DEFAULT_WORKER_MAX_CONCURRENCY = 5;
+        /** Time kept back at the end of an invocation: a page takes a LIST and 100 SendMessageBatch calls, about a second. */
+        public static final long DEFAULT_PLANNING_MARGIN_MS = 30_000;
+    }
+
+    private final PlanPager pager;
     private final ObjectLister lister;
     private final RunStore runs;
     private final TaskPublisher publisher;
     private final TaskCodec codec;
+    private final RunSpecParser parser;
+    private final PlanningContinuations continuations;
+    private final CompletionNotice completions;
+    private final int workerMaxConcurrency;
+    private final long planningMarginMs;
     private final Clock clock;
 
     /** The planner the producer Lambda and the CLI both use, wired to the given clients and resources. */
-    public static RunPlanner create(S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, String table, String tasksQueueUrl,
-                                    TaskLimits limits, int sendCallsInFlight) {
-        return new RunPlanner(new ObjectLister(s3), new RunStore(dynamoDb, table),
-                new TaskPublisher(sqs, tasksQueueUrl, sendCallsInFlight, 8, 50), new TaskCodec(limits), Clock.systemUTC());
+    public static RunPlanner create(S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, Settings settings) {
+        ObjectLister lister = new ObjectLister(s3);
+        RunStore runs = new RunStore(dynamoDb, settings.table());
+        return new RunPlanner(lister, runs, new TaskPublisher(sqs, settings.tasksQueueUrl(), settings.sendCallsInFlight(), 8, 50),
+                new TaskCodec(settings.limits()), new PlanningContinuations(sqs, settings.planningQueueUrl()),
+                new CompletionNotice(runs, sqs, settings.completionsQueueUrl()), settings.workerMaxConcurrency(),
+                settings.planningMarginMs(), Clock.systemUTC());
     }
 
-    public RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, Clock clock) {
+    /** A planner without a planning queue, for callers that plan in one go with no time limit. */
+    public static RunPlanner create(S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, String table, String tasksQueueUrl,
+                                    String completionsQueueUrl, TaskLimits limits, int sendCallsInFlight) {
+        return create(s3, sqs, dynamoDb, new Settings(table, tasksQueueUrl, null, completionsQueueUrl, limits, sendCallsInFlight,
+                Settings.DEFAULT_WORKER_MAX_CONCURRENCY, Settings.DEFAULT_PLANNING_MARGIN_MS));
+    }
+
+    public RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, PlanningContinuations continuations,
+                      CompletionNotice completions, int workerMaxConcurrency, long planningMarginMs, Clock clock) {
+        this.pager = new PlanPager(lister);
         this.lister = lister;
         this.runs = runs;
         this.publisher = publisher;
         this.codec = codec;
+        this.parser = new RunSpecParser(codec.limits());
+        this.continuations = continuations;
+        this.completions = completions;
+        this.workerMaxConcurrency = workerMaxConcurrency;
+        this.planningMarginMs = planningMarginMs;
         this.clock = clock;
     }
 
-    /** The producer's response. */
-    public record PlanResult(String runId, long plannedScan, long plannedHash, long enqueued, double seconds) {
+    /**
+     * The producer's response.
+     *
+     * @param continued whether planning goes on in another invocation (the counts are then those planned so far)
+     */
+    public record PlanResult(String runId, long plannedScan, long plannedHash, long enqueued, double seconds, boolean continued) {
+        public PlanResult(String runId, long plannedScan, long plannedHash, long enqueued, double seconds) {
+            this(runId, plannedScan, plannedHash, enqueued, seconds, false);
+        }
+
         public Map<String, Object> toJson() {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("runId", runId);
             json.put("planned", Map.of("scan", plannedScan, "hash", plannedHash));
             json.put("enqueued", enqueued);
             json.put("seconds", seconds);
+            if (continued) json.put("continued", true);
             return json;
         }
     }
 
+    /** Plans a run in one go, with no time limit (the CLI). */
     public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress) {
+        return plan(spec, specJson, enqueueProgress, RemainingTime.UNLIMITED);
+    }
+
+    /** Plans a new run, handing the rest to a continuation when less than the margin of {@code remaining} is left. */
+    public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress, RemainingTime remaining) {
         long started = System.nanoTime();
         Instant now = clock.instant();
         String runId = spec.runId() != null ? spec.runId() : TaskIds.newRunId(now);
-        List<Task> tasks = new ArrayList<>();
-        Set<String> seen = new LinkedHashSet<>();
-        for (RunSpec.ScanSource source : spec.scan()) {
-            for (String key : lister.list(source)) {
-                String taskId = TaskIds.scanTaskId(runId, source.bucket(), key);
-                if (seen.add(taskId)) { // two sources overlapping on one object scan it once
-                    tasks.add(new ScanTask(runId, taskId, now, source.bucket(), key, source.countBy(), source.match()));
-                }
-            }
+        for (RunSpec.ScanSource source : spec.scan()) lister.checkListable(source);
+
+        // List ahead until the partition count cannot change any more (or everything is listed).
+        List<PlanPager.Page> ahead = new ArrayList<>();
+        PlanCursor listed = PlanCursor.START;
+        while (!PlanPager.done(spec, listed) && !PartitionSizing.settled(load(spec, listed.scan()), workerMaxConcurrency)
+                && remaining.millis() >= planningMarginMs) {
+            PlanPager.Page page = pager.page(runId, spec, listed, clock.instant());
+            ahead.add(page);
+            listed = page.next();
         }
-        long plannedScan = tasks.size();
+        int partitions = PartitionSizing.partitions(load(spec, listed.scan()), workerMaxConcurrency);
         RunSpec.HashSpec hash = spec.hash();
-        if (hash != null) {
-            for (int batch = 1; batch <= hash.batches(); batch++) {
-                long start = (long) (batch - 1) * hash.batchSize() + 1;
-                tasks.add(new HashTask(runId, TaskIds.hashTaskId(batch), now, hash.cost(), hash.batchSize(), hash.prefix(), start, null));
-            }
-        }
-        long plannedHash = tasks.size() - plannedScan;
-        int shards = ProgressShards.shardCount(tasks.size());
-
-        runs.create(RunRecord.planned(runId, spec.label(), Json.write(specJson), new Planned(plannedScan, plannedHash, tasks.size()),
-                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards));
-        if (tasks.isEmpty()) {
-            LOG.info("run planned with nothing to do", "runId", runId);
-            return new PlanResult(runId, 0, 0, 0, seconds(started));
-        }
-        runs.createProgressShards(runId, tasks.stream().map(Task::taskId).toList(), shards);
-
-        List<TaskPublisher.Message> messages = new ArrayList<>(tasks.size());
-        for (Task task : tasks) {
-            messages.add(new TaskPublisher.Message(task.taskId(), codec.encode(task)));
-        }
-        AtomicLong sent = new AtomicLong();
-        long enqueued;
+        runs.create(RunRecord.planning(runId, spec.label(), Json.write(specJson),
+                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), partitions));
+        RunPartitions layout = RunPartitions.of(runId, partitions);
+        LOG.info("run recorded; planning it page by page", "runId", runId, "partitions", partitions, "pagesListedAhead", ahead.size());
+        long[] sent = {0};
         try {
-            enqueued = publisher.publish(messages, n -> {
-                sent.set(n);
-                enqueueProgress.accept(n);
-            });
+            PlanCursor cursor = PlanCursor.START;
+            LongConsumer progress = n -> enqueueProgress.accept(sent[0] + n);
+            for (PlanPager.Page page : ahead) {
+                if (!commit(runId, layout, cursor, page, progress)) return superseded(runId, cursor, started);
+                sent[0] += page.tasks().size();
+                cursor = page.next();
+            }
+            return planFrom(runId, spec, layout, cursor, remaining, started, sent, progress);
         } catch (RuntimeException e) {
             // Leave a mark a person can see: the run cannot complete, and its id cannot be planned again.
-            runs.markEnqueueFailed(runId, sent.get(), e.getMessage());
+            runs.markEnqueueFailed(runId, sent[0], e.getMessage());
             throw e;
         }
-        runs.markEnqueued(runId, enqueued, clock.millis());
-        LOG.info("run planned and enqueued", "runId", runId, "scan", plannedScan, "hash", plannedHash, "enqueued", enqueued);
-        return new PlanResult(runId, plannedScan, plannedHash, enqueued, seconds(started));
+    }
+
+    /**
+     * Goes on planning a run where its cursor is: the continuation's work. A continuation that comes
+     * after planning has ended (a redelivery) only makes sure a run that the end of planning completed
+     * was announced.
+     */
+    public PlanResult resume(String runId, RemainingTime remaining) {
+        long started = System.nanoTime();
+        Map<String, AttributeValue> stored = runs.read(runId);
+        if (stored == null) throw new IllegalArgumentException("continuation of run " + runId + ", which has no run record");
+        RunRecord run = RunRecord.fromItem(stored);
+        if (run.planning() == null) {
+            LOG.info("continuation after planning ended; nothing left to plan", "runId", runId);
+            announceIfComplete(runId, stored);
+            return new PlanResult(runId, run.planned().scan(), run.planned().hash(), run.enqueued() == null ? 0 : run.enqueued(), seconds(started));
+        }
+        RunSpec spec = parser.parse(Json.parseObject(run.spec()));
+        long[] sent = {0};
+        return planFrom(runId, spec, run.layout(), run.planning(), remaining, started, sent, n -> { });
+    }
+
+    private PlanResult planFrom(String runId, RunSpec spec, RunPartitions layout, PlanCursor cursor, RemainingTime remaining,
+                                long started, long[] sent, LongConsumer progress) {
+        while (!PlanPager.done(spec, cursor)) {
+            if (remaining.millis() < planningMarginMs) {
+                continuations.send(runId);
+                LOG.info("planning continues in another invocation", "runId", runId, "page", cursor.page(),
+                        "scan", cursor.scan(), "hash", cursor.hash());
+                return new PlanResult(runId, cursor.scan(), cursor.hash(), sent[0], seconds(started), true);
+            }
+            PlanPager.Page page = pager.page(runId, spec, cursor, clock.instant());
+            if (!commit(runId, layout, cursor, page, progress)) return superseded(runId, cursor, started);
+            sent[0] += page.tasks().size();
+            cursor = page.next();
+        }
+        Map<String, AttributeValue> finished = runs.finishPlanning(runId, cursor, clock.millis());
+        if (finished == null) return superseded(runId, cursor, started);
+        LOG.info("run planned and enqueued", "runId", runId, "scan", cursor.scan(), "hash", cursor.hash(), "pages", cursor.page(),
+                "shards", cursor.shards());
+        announceIfComplete(runId, finished);
+        return new PlanResult(runId, cursor.scan(), cursor.hash(), cursor.scan() + cursor.hash(), seconds(started));
+    }
+
+    /**
+     * One page, in the order that survives a crash anywhere: its shards' planned counts, its tasks, then
+     * the cursor. A crash before the cursor moves leaves the page to be planned again from the same
+     * cursor: the same keys, the same shards, the same counts; only its messages go out twice, and a task
+     * delivered twice is recorded and counted once, as any SQS redelivery is.
+     *
+     * @return false when another invocation had moved the cursor past the page: this one must stop
+     */
+    private boolean commit(String runId, RunPartitions layout, PlanCursor at, PlanPager.Page page, LongConsumer progress) {
+        if (!page.tasks().isEmpty()) {
+            List<String> taskIds = page.tasks().stream().map(Task::taskId).toList();
+            runs.planPageShards(layout, page.shards(), page.shards().planned(taskIds));
+            List<TaskPublisher.Message> messages = new ArrayList<>(page.tasks().size());
+            for (Task task : page.tasks()) {
+                messages.add(new TaskPublisher.Message(task.taskId(), codec.encode(task, page.shards().shardOf(task.taskId()))));
+            }
+            publisher.publish(messages, progress);
+        }
+        return runs.advance(runId, at.page(), page.next());
+    }
+
+    private PlanResult superseded(String runId, PlanCursor cursor, long started) {
+        LOG.warn("another invocation planned this page first; this one stops", "runId", runId, "page", cursor.page());
+        return new PlanResult(runId, cursor.scan(), cursor.hash(), 0, seconds(started), true);
+    }
+
+    private void announceIfComplete(String runId, Map<String, AttributeValue> runRecord) {
+        ProgressShards.Count count = ProgressShards.completion(runRecord);
+        if (count.runComplete()) completions.announce(runId, count.completionClaimedBy(), clock.millis());
+    }
+
+    /** The write load known so far: the scan tasks listed, the spec's hash batches (known whole from the start). */
+    private static PartitionSizing.Load load(RunSpec spec, long scanTasks) {
+        RunSpec.HashSpec hash = spec.hash();
+        return hash == null ? new PartitionSizing.Load(scanTasks, !spec.scan().isEmpty(), 0, 0, 0)
+                : new PartitionSizing.Load(scanTasks, !spec.scan().isEmpty(), hash.batches(), (long) hash.batches() * hash.batchSize(), hash.cost());
     }
 
     private static double seconds(long startNanos) {

@@ -6,6 +6,7 @@ import batchpipe.producer.spec.InvalidRunSpecException;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -39,7 +40,8 @@ class ProducerHandlerTest {
     private final SqsClient sqs = mock(SqsClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
     private final DynamoDbClient dynamoDb = mock(DynamoDbClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
     private final ProducerHandler handler = new ProducerHandler(
-            new ProducerConfig("table", "https://queue/tasks", TaskLimits.defaults(), 2), s3, sqs, dynamoDb);
+            new ProducerConfig("table", "https://queue/tasks", "https://queue/planning", "https://queue/completions",
+                    TaskLimits.defaults(), 2, 5, 30_000, 3), s3, sqs, dynamoDb);
 
     private String invoke(String event) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -51,7 +53,8 @@ class ProducerHandlerTest {
     void handleRequest_plansAHashRunAndAnswersWithTheCounts() throws Exception {
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
         doReturn(BatchWriteItemResponse.builder().build()).when(dynamoDb).batchWriteItem(any(BatchWriteItemRequest.class));
-        doReturn(UpdateItemResponse.builder().build()).when(dynamoDb).updateItem(any(UpdateItemRequest.class));
+        doReturn(UpdateItemResponse.builder().attributes(Map.of("shards", AttributeValue.fromN("1"))).build())
+                .when(dynamoDb).updateItem(any(UpdateItemRequest.class));
         doAnswer(invocation -> SendMessageBatchResponse.builder()
                 .successful(invocation.<SendMessageBatchRequest>getArgument(0).entries().stream()
                         .map(e -> SendMessageBatchResultEntry.builder().id(e.id()).build()).toList())
@@ -89,11 +92,15 @@ class ProducerHandlerTest {
 
     @Test
     void producerConfig_readsVariablesWithDefaults() {
-        ProducerConfig config = ProducerConfig.from(Map.of("TABLE_NAME", "t", "TASKS_QUEUE_URL", "q"));
+        Map<String, String> required = Map.of("TABLE_NAME", "t", "TASKS_QUEUE_URL", "q", "PLANNING_QUEUE_URL", "p",
+                "COMPLETIONS_QUEUE_URL", "c");
+        ProducerConfig config = ProducerConfig.from(required);
 
-        assertThat(config).isEqualTo(new ProducerConfig("t", "q", new TaskLimits(14), 8));
-        assertThat(ProducerConfig.from(Map.of("TABLE_NAME", "t", "TASKS_QUEUE_URL", "q", "MAX_HASH_COST", "12",
-                "SEND_CALLS_IN_FLIGHT", "3"))).isEqualTo(new ProducerConfig("t", "q", new TaskLimits(12), 3));
+        assertThat(config).isEqualTo(new ProducerConfig("t", "q", "p", "c", new TaskLimits(14), 8, 5, 30_000, 3));
+        Map<String, String> all = new java.util.HashMap<>(required);
+        all.putAll(Map.of("MAX_HASH_COST", "12", "SEND_CALLS_IN_FLIGHT", "3", "WORKER_MAX_CONCURRENCY", "200",
+                "PLANNING_MARGIN_MS", "5000", "PLANNING_MAX_RECEIVES", "4"));
+        assertThat(ProducerConfig.from(all)).isEqualTo(new ProducerConfig("t", "q", "p", "c", new TaskLimits(12), 3, 200, 5_000, 4));
         assertThatThrownBy(() -> ProducerConfig.from(Map.of("TABLE_NAME", "t")))
                 .hasMessageStartingWith("environment variable TASKS_QUEUE_URL is not set");
     }

@@ -1,6 +1,6 @@
 package batchpipe.producer;
 
-import batchpipe.common.run.Planned;
+import batchpipe.common.run.PlanCursor;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.ScanMatch;
@@ -8,19 +8,27 @@ import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
+import batchpipe.common.table.ProgressShards;
+import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
+import batchpipe.producer.plan.RemainingTime;
+import batchpipe.producer.run.CompletionNotice;
 import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.RunSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.mockito.InOrder;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.List;
 import java.util.Map;
 
@@ -50,10 +58,13 @@ class RunPlannerTest {
     /** sha256("r1\nbucket-a\nlogs/a.json") and sha256("r1\nbucket-a\nlogs/b.json"), first 16 hex digits. */
     private static final String SCAN_A = "scan-a6771c54ba0adad2";
     private static final String SCAN_B = "scan-4dfeec107d143506";
+    private static final long MARGIN_MS = 30_000;
 
     private ObjectLister lister;
     private RunStore runs;
     private TaskPublisher publisher;
+    private PlanningContinuations continuations;
+    private CompletionNotice completions;
     private final TaskCodec codec = new TaskCodec(TaskLimits.defaults());
     private RunPlanner planner;
 
@@ -62,15 +73,25 @@ class RunPlannerTest {
         lister = mock(ObjectLister.class);
         runs = mock(RunStore.class);
         publisher = mock(TaskPublisher.class);
+        continuations = mock(PlanningContinuations.class);
+        completions = mock(CompletionNotice.class);
         when(publisher.publish(anyList(), any())).thenAnswer(invocation -> (long) invocation.<List<?>>getArgument(0).size());
-        planner = new RunPlanner(lister, runs, publisher, codec, Clock.fixed(NOW, ZoneOffset.UTC));
+        when(runs.advance(anyString(), anyLong(), any())).thenReturn(true);
+        when(runs.finishPlanning(anyString(), any(), anyLong())).thenReturn(Map.of());
+        planner = new RunPlanner(lister, runs, publisher, codec, continuations, completions, 5, MARGIN_MS, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    private static ObjectLister.ListedPage listed(boolean truncated, String... keys) {
+        List<S3Object> objects = new ArrayList<>();
+        for (String key : keys) objects.add(S3Object.builder().key(key).size(10L).build());
+        return new ObjectLister.ListedPage(objects, truncated);
     }
 
     @SuppressWarnings("unchecked")
     private List<TaskPublisher.Message> publishedMessages() {
         ArgumentCaptor<List<TaskPublisher.Message>> captor = ArgumentCaptor.forClass(List.class);
-        verify(publisher).publish(captor.capture(), any());
-        return captor.getValue();
+        verify(publisher, org.mockito.Mockito.atLeastOnce()).publish(captor.capture(), any());
+        return captor.getAllValues().stream().flatMap(List::stream).toList();
     }
 
     private List<Task> publishedTasks() throws Exception {
@@ -90,43 +111,62 @@ class RunPlannerTest {
         return captor.getValue();
     }
 
+    private PlanCursor finishedAt() {
+        ArgumentCaptor<PlanCursor> captor = ArgumentCaptor.forClass(PlanCursor.class);
+        verify(runs).finishPlanning(eq("r1"), captor.capture(), eq(NOW_MILLIS));
+        return captor.getValue();
+    }
+
     @Test
-    void plan_writesTheRunRecordAndShardsBeforeAnyMessageIsSent() {
-        when(lister.list(SOURCE)).thenReturn(List.of("logs/a.json", "logs/b.json"));
+    void plan_checksSourcesThenRecordsTheRunThenWritesEachPagesShardsBeforeItsTasksAndMovesTheCursorAfter() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
         planner.plan(new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")), Map.of(), n -> { });
 
         InOrder order = inOrder(lister, runs, publisher);
-        order.verify(lister).list(SOURCE);
+        order.verify(lister).checkListable(SOURCE);
+        order.verify(lister).page(SOURCE, null);
         order.verify(runs).create(argThat(r -> r.runId().equals("r1")));
-        order.verify(runs).createProgressShards(eq("r1"), anyList(), anyInt());
+        order.verify(runs).planPageShards(any(), argThat(s -> s.firstShard() == 0), any());
         order.verify(publisher).publish(anyList(), any());
-        order.verify(runs).markEnqueued("r1", 5, NOW_MILLIS);
+        order.verify(runs).advance(eq("r1"), eq(0L), argThat(c -> c.page() == 1 && c.scan() == 2));
+        order.verify(runs).planPageShards(any(), argThat(s -> s.firstShard() == 1), any());
+        order.verify(publisher).publish(anyList(), any());
+        order.verify(runs).advance(eq("r1"), eq(1L), argThat(c -> c.page() == 2 && c.hash() == 3));
+        order.verify(runs).finishPlanning(eq("r1"), argThat(c -> c.page() == 2 && c.shards() == 2), eq(NOW_MILLIS));
     }
 
     @Test
-    void plan_writesARunRecordWithSpecPlannedCountsAndStatus() {
-        when(lister.list(SOURCE)).thenReturn(List.of("logs/a.json", "logs/b.json"));
+    void plan_recordsARunWithItsPartitionsAndACursorAtTheStartAndNoShardCountYet() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
         planner.plan(new RunSpec("r1", "nightly", List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")),
                 Map.of("runId", "r1"), n -> { });
 
-        assertThat(runRecord("r1")).isEqualTo(new RunRecord("r1", "nightly", "{\"runId\":\"r1\"}", new Planned(2, 3, 5), 12,
-                NOW_MILLIS, "running", 1, null, null, List.of(), null, null));
+        RunRecord record = runRecord("r1");
+        assertThat(record).isEqualTo(RunRecord.planning("r1", "nightly", "{\"runId\":\"r1\"}", 12, NOW_MILLIS, 1));
+        assertThat(record.planning()).isEqualTo(PlanCursor.START);
+        assertThat(record.toItem()).doesNotContainKey("shards").containsEntry("partitions", AttributeValue.fromN("1"));
     }
 
     @Test
-    void plan_writesProgressShardsForEveryTaskId() {
-        when(lister.list(SOURCE)).thenReturn(List.of("logs/a.json", "logs/b.json"));
+    void plan_namesEachTasksProgressShardInItsMessageAndPlansThatShardsCount() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
         planner.plan(new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")), Map.of(), n -> { });
 
-        verify(runs).createProgressShards("r1", List.of(SCAN_A, SCAN_B, "hash-000001", "hash-000002", "hash-000003"), 1);
+        Map<String, Integer> shardOf = new HashMap<>();
+        for (TaskPublisher.Message m : publishedMessages()) {
+            shardOf.put(m.id(), ((Long) batchpipe.common.json.Json.parseObject(m.body()).get("shard")).intValue());
+        }
+        assertThat(shardOf).isEqualTo(Map.of(SCAN_A, 0, SCAN_B, 0, "hash-000001", 1, "hash-000002", 1, "hash-000003", 1));
+        verify(runs).planPageShards(any(), eq(new ProgressShards.PageShards(0, 1)), argThat(planned -> planned.length == 1 && planned[0] == 2));
+        verify(runs).planPageShards(any(), eq(new ProgressShards.PageShards(1, 1)), argThat(planned -> planned.length == 1 && planned[0] == 3));
     }
 
     @Test
     void plan_usesDeterministicTaskIds() throws Exception {
-        when(lister.list(SOURCE)).thenReturn(List.of("logs/a.json", "logs/b.json"));
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
         RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
 
@@ -140,13 +180,25 @@ class RunPlannerTest {
     void plan_scansAnObjectOnlyOnceWhenTwoSourcesOverlap() throws Exception {
         RunSpec.ScanSource wide = new RunSpec.ScanSource("bucket-a", "", null, null, List.of("level"), null);
         RunSpec.ScanSource narrow = new RunSpec.ScanSource("bucket-a", "logs/", null, null, List.of("status"), null);
-        when(lister.list(wide)).thenReturn(List.of("logs/a.json", "logs/b.json"));
-        when(lister.list(narrow)).thenReturn(List.of("logs/a.json"));
+        when(lister.page(wide, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
+        when(lister.page(narrow, null)).thenReturn(listed(false, "logs/a.json"));
 
         RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(wide, narrow), null), Map.of(), n -> { });
 
         assertThat(result.plannedScan()).isEqualTo(2);
         assertThat(publishedTasks()).extracting(Task::taskId).containsExactly(SCAN_A, SCAN_B);
+    }
+
+    @Test
+    void plan_followsAListingPastItsFirstPageFromTheLastKeyListed() throws Exception {
+        when(lister.page(SOURCE, null)).thenReturn(listed(true, "logs/a.json", "logs/skip/"));
+        when(lister.page(SOURCE, "logs/skip/")).thenReturn(listed(false, "logs/b.json"));
+
+        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        assertThat(result.plannedScan()).isEqualTo(2);
+        assertThat(publishedTasks()).extracting(Task::taskId).containsExactly(SCAN_A, SCAN_B);
+        assertThat(finishedAt()).isEqualTo(new PlanCursor(2, 1, null, 0, 2, 0, 2, Map.of()));
     }
 
     @Test
@@ -165,36 +217,27 @@ class RunPlannerTest {
     }
 
     @Test
-    void plan_returnsPlannedAndEnqueuedCounts() {
-        when(lister.list(SOURCE)).thenReturn(List.of("logs/a.json"));
+    void plan_returnsPlannedAndEnqueuedCountsAndEndsPlanningWithThem() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
 
         RunPlanner.PlanResult result = planner.plan(
                 new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(2, 10, 4, "password_")), Map.of(), n -> { });
 
-        assertThat(result.runId()).isEqualTo("r1");
-        assertThat(result.plannedScan()).isEqualTo(1);
-        assertThat(result.plannedHash()).isEqualTo(2);
-        assertThat(result.enqueued()).isEqualTo(3);
-        verify(runs).markEnqueued("r1", 3, NOW_MILLIS);
+        assertThat(result).isEqualTo(new RunPlanner.PlanResult("r1", 1, 2, 3, result.seconds()));
+        assertThat(finishedAt()).isEqualTo(new PlanCursor(2, 2, null, 0, 1, 2, 2, Map.of()));
     }
 
     @Test
-    void plan_withAnEmptyListingRecordsStatusEmptyAndSendsNothing() {
-        when(lister.list(SOURCE)).thenReturn(List.of());
+    void plan_withAnEmptyListingEndsPlanningWithNoTasksAndSendsNothing() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false));
 
         RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
 
-        RunRecord record = runRecord("r1");
-        assertThat(record.status()).isEqualTo("empty");
-        assertThat(record.planned()).isEqualTo(new Planned(0, 0, 0));
-        assertThat(record.hashesPlanned()).isZero();
-        assertThat(record.shards()).isEqualTo(1);
         assertThat(result.plannedScan()).isZero();
-        assertThat(result.plannedHash()).isZero();
         assertThat(result.enqueued()).isZero();
+        assertThat(finishedAt()).isEqualTo(new PlanCursor(1, 1, null, 0, 0, 0, 0, Map.of()));
         verify(publisher, never()).publish(anyList(), any());
-        verify(runs, never()).createProgressShards(anyString(), anyList(), anyInt());
-        verify(runs, never()).markEnqueued(anyString(), anyLong(), anyLong());
+        verify(runs, never()).planPageShards(any(), any(), any());
     }
 
     @Test
@@ -213,17 +256,102 @@ class RunPlannerTest {
         assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
                 Map.of(), n -> { }))
                 .isInstanceOf(RunStore.RunExistsException.class);
-        verify(runs, never()).createProgressShards(anyString(), anyList(), anyInt());
+        verify(runs, never()).planPageShards(any(), any(), any());
         verifyNoInteractions(publisher);
     }
 
     @Test
-    void plan_writesNothingWhenListingFails() {
-        when(lister.list(SOURCE)).thenThrow(new IllegalArgumentException("bucket 'bucket-a' does not exist; nothing was written or sent"));
+    void plan_writesNothingWhenASourceCannotBeListed() {
+        doThrow(new IllegalArgumentException("bucket 'bucket-a' does not exist; nothing was written or sent")).when(lister).checkListable(SOURCE);
 
         assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
                 .hasMessage("bucket 'bucket-a' does not exist; nothing was written or sent");
         verifyNoInteractions(runs, publisher);
+    }
+
+    @Test
+    void plan_marksTheRunEnqueueFailedWhenSendingFails() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+        when(publisher.publish(anyList(), any())).thenThrow(new IllegalStateException("SQS said no"));
+
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
+                .hasMessage("SQS said no");
+        verify(runs).markEnqueueFailed("r1", 0, "SQS said no");
+        verify(runs, never()).advance(anyString(), anyLong(), any());
+    }
+
+    @Test
+    void plan_handsTheRestToAContinuationWhenLessThanTheMarginIsLeft() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(true, "logs/a.json"));
+        AtomicLong checks = new AtomicLong();
+        // enough time for the first page only
+        RemainingTime remaining = () -> checks.incrementAndGet() <= 1 ? MARGIN_MS : MARGIN_MS - 1;
+
+        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }, remaining);
+
+        assertThat(result.continued()).isTrue();
+        assertThat(result.toJson()).containsEntry("continued", true);
+        assertThat(result.plannedScan()).isEqualTo(1);
+        verify(continuations).send("r1");
+        verify(runs).advance(eq("r1"), eq(0L), argThat(c -> c.after().equals("logs/a.json") && c.sourcePlanned() == 1));
+        verify(runs, never()).finishPlanning(anyString(), any(), anyLong());
+    }
+
+    @Test
+    void resume_goesOnFromTheStoredCursorWithTheStoredSpecAndLayout() throws Exception {
+        RunRecord stored = new RunRecord("r1", null, "{\"scan\":[{\"bucket\":\"bucket-a\",\"prefix\":\"logs/\"}]}", new batchpipe.common.run.Planned(0, 0, 0),
+                0, NOW_MILLIS, "running", 0, null, null, List.of(), null, null, null, 3,
+                new PlanCursor(4, 0, "logs/a.json", 1, 1, 0, 1, Map.of()));
+        when(runs.read("r1")).thenReturn(stored.toItem());
+        RunSpec.ScanSource source = new RunSpec.ScanSource("bucket-a", "logs/", null, null, List.of("level", "status"), null);
+        when(lister.page(source, "logs/a.json")).thenReturn(listed(false, "logs/b.json"));
+
+        RunPlanner.PlanResult result = planner.resume("r1", RemainingTime.UNLIMITED);
+
+        assertThat(publishedTasks()).extracting(Task::taskId).containsExactly(SCAN_B);
+        assertThat(codecShard(publishedMessages().get(0))).isEqualTo(1);
+        verify(runs).planPageShards(eq(batchpipe.common.table.RunPartitions.of("r1", 3)), eq(new ProgressShards.PageShards(1, 1)), any());
+        verify(runs).advance(eq("r1"), eq(4L), any());
+        assertThat(finishedAt()).isEqualTo(new PlanCursor(5, 1, null, 0, 2, 0, 2, Map.of()));
+        assertThat(result.plannedScan()).isEqualTo(2);
+        verify(lister, never()).checkListable(any());
+    }
+
+    private static int codecShard(TaskPublisher.Message message) {
+        return ((Long) batchpipe.common.json.Json.parseObject(message.body()).get("shard")).intValue();
+    }
+
+    @Test
+    void plan_stopsWithoutEndingPlanningWhenAnotherInvocationMovedTheCursorFirst() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+        when(runs.advance(anyString(), anyLong(), any())).thenReturn(false);
+
+        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        assertThat(result.continued()).isTrue();
+        verify(runs, never()).finishPlanning(anyString(), any(), anyLong());
+        verifyNoInteractions(continuations);
+    }
+
+    @Test
+    void plan_announcesARunThatTheEndOfPlanningCompleted() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+        when(runs.finishPlanning(anyString(), any(), anyLong())).thenReturn(Map.of(
+                "shards", AttributeValue.fromN("1"), "completeShards", AttributeValue.fromSs(List.of("0"))));
+
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        verify(completions).announce("r1", null, NOW_MILLIS);
+    }
+
+    @Test
+    void plan_announcesNothingWhileShardsAreStillOpen() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+        when(runs.finishPlanning(anyString(), any(), anyLong())).thenReturn(Map.of("shards", AttributeValue.fromN("1")));
+
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        verifyNoInteractions(completions);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package batchpipe.common.run;
 
 import batchpipe.common.table.TableCall;
+import batchpipe.common.table.RunPartitions;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -30,9 +31,15 @@ public record InvocationRecord(String runId, WorkerInvocation invocation, long s
         return TableKeys.INVOCATION_PREFIX + requestId;
     }
 
+    /** The item in the single-key layout of earlier runs. */
     public Map<String, AttributeValue> toItem() {
+        return toItem(RunPartitions.legacy(runId));
+    }
+
+    /** The item on the partition the run's layout gives its request id. */
+    public Map<String, AttributeValue> toItem(RunPartitions layout) {
         ItemWriter item = new ItemWriter();
-        item.putAll(TableKeys.key(runId, sortKey(invocation.requestId())));
+        item.putAll(layout.invocationKey(invocation.requestId()));
         item.put("runId", runId);
         invocation.writeTo(item);
         item.put("startedAt", startedAt).put("finishedAt", finishedAt).put("tasks", tasks);

@@ -1,5 +1,6 @@
 package batchpipe.common.run;
 
+import batchpipe.common.table.RunPartitions;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -24,10 +25,24 @@ import java.util.Map;
  * @param completionSentAt  when that worker claimed the notification (epoch ms)
  * @param sendFinishedAt    when the producer had sent its last task (epoch ms): planning is createdAt to this;
  *                          null until then, and on runs stored before it was kept
+ * @param partitions        how many partition keys hold the run's items ({@link RunPartitions}); null on runs
+ *                          stored before partitions, whose items are all on {@code run#<runId>}
+ * @param planning          where planning has got while the run is being planned ({@link PlanCursor}); null
+ *                          once every page is planned, and on runs planned before planning was paged. While
+ *                          it is there {@code shards} is not yet known (stored as absent) and the run cannot complete
  */
 public record RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
                         String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
-                        String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+                        String completionSentBy, Long completionSentAt, Long sendFinishedAt, Integer partitions,
+                        PlanCursor planning) {
+
+    /** A record of the single-key layout, planned in one go. */
+    public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
+                     String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
+                     String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+        this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
+                completionSentBy, completionSentAt, sendFinishedAt, null, null);
+    }
 
     /** A record without the end of sending. */
     public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
@@ -44,6 +59,17 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                 shards, null, null, List.of(), null, null);
     }
 
+    /** A run about to be planned page by page over {@code partitions} keys: nothing planned yet, its cursor at the start. */
+    public static RunRecord planning(String runId, String label, String spec, long hashesPlanned, long createdAt, int partitions) {
+        return new RunRecord(runId, label, spec, new Planned(0, 0, 0), hashesPlanned, createdAt, "running", 0, null, null,
+                List.of(), null, null, null, partitions, PlanCursor.START);
+    }
+
+    /** Where its items are. */
+    public RunPartitions layout() {
+        return RunPartitions.of(runId, partitions);
+    }
+
     public Map<String, AttributeValue> toItem() {
         ItemWriter item = new ItemWriter();
         item.putAll(TableKeys.key(runId, TableKeys.RUN_SK));
@@ -52,7 +78,10 @@ public record RunRecord(String runId, String label, String spec, Planned planned
         plannedCounts.put("hash", AttributeValue.fromN(Long.toString(planned.hash())));
         plannedCounts.put("total", AttributeValue.fromN(Long.toString(planned.total())));
         item.put("runId", runId).put("label", label).put("spec", spec).put("planned", AttributeValue.fromM(plannedCounts))
-                .put("hashesPlanned", hashesPlanned).put("createdAt", createdAt).put("status", status).put("shards", shards)
+                .put("hashesPlanned", hashesPlanned).put("createdAt", createdAt).put("status", status)
+                // while planning, the shard count is not known: absent, so that no count can find the run complete
+                .put("shards", planning == null ? shards : null).put("partitions", partitions)
+                .put("planning", planning == null ? null : planning.toAttribute())
                 .put("enqueued", enqueued).put("enqueueError", enqueueError)
                 .put("completionSentBy", completionSentBy).put("completionSentAt", completionSentAt)
                 .put("sendFinishedAt", sendFinishedAt);
@@ -77,6 +106,7 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                 item.longOr("hashesPlanned", 0), item.longOr("createdAt", 0), item.string("status"),
                 Math.toIntExact(item.longOr("shards", 0)), item.longOrNull("enqueued"), item.string("enqueueError"),
                 complete == null ? List.of() : complete, item.string("completionSentBy"), item.longOrNull("completionSentAt"),
-                item.longOrNull("sendFinishedAt"));
+                item.longOrNull("sendFinishedAt"), item.intOrNull("partitions"),
+                item.map("planning") == null ? null : PlanCursor.fromAttribute(item.map("planning")));
     }
 }

@@ -1,5 +1,6 @@
 package batchpipe.common.run;
 
+import batchpipe.common.table.RunPartitions;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -55,10 +56,15 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
                 invocation, writes, scan, hash, recordedBy, deadLetter, sentAt);
     }
 
-    /** The item: its key and every attribute that has a value. */
+    /** The item in the single-key layout of earlier runs. */
     public Map<String, AttributeValue> toItem() {
+        return toItem(RunPartitions.legacy(runId));
+    }
+
+    /** The item: its key in the run's layout and every attribute that has a value. */
+    public Map<String, AttributeValue> toItem(RunPartitions layout) {
         ItemWriter item = new ItemWriter();
-        item.putAll(TableKeys.key(runId, TableKeys.taskSk(taskId)));
+        item.putAll(layout.taskRecordKey(taskId));
         item.put("runId", runId).put("taskId", taskId).put("kind", kind).put("status", status.wireName())
                 .put("reason", reason).put("enqueuedAt", enqueuedAt).put("startedAt", startedAt).put("finishedAt", finishedAt)
                 .put("durationMs", durationMs).put("attempt", attempt);

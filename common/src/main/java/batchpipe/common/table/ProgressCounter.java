@@ -19,21 +19,62 @@ import static batchpipe.common.table.ProgressShards.shardOf;
  * Counts finished tasks in a run's progress shards: the workers' side of {@link ProgressShards}, which
  * says why sets rather than counters. Reading how far a run has got is done beside it, by the class that
  * holds the sums (a class of its own: the deploy tests read which calls each function can reach).
+ *
+ * <p>A run is complete when every one of its shards is complete. How many shards that is, the run
+ * record says only once the producer has planned the last page ({@code shards} is absent until then):
+ * so the count that completes the last shard reads the run record's {@code shards} as that same update
+ * returns it, never a copy, and a run still being planned is never found complete here. The producer,
+ * which sets {@code shards} when planning ends, does the same check from its side.
  */
 public final class ProgressCounter {
     private final DynamoDbClient dynamoDb;
     private final String table;
-    /** Shard counts of runs this instance has seen: fixed when the run is planned. */
-    private final Map<String, Integer> shardCounts = new ConcurrentHashMap<>();
+    /** What this instance has read of runs' records: fixed when the run is created. */
+    private final Map<String, RunLayout> layouts = new ConcurrentHashMap<>();
+
+    /**
+     * Where a run's items are, and for runs planned in one go before pages existed, how many progress
+     * shards their tasks hash into (their messages name no shard).
+     */
+    public record RunLayout(RunPartitions partitions, Integer hashedShards) {
+    }
 
     public ProgressCounter(DynamoDbClient dynamoDb, String table) {
         this.dynamoDb = dynamoDb;
         this.table = table;
     }
 
-    /** Whether the run has a run record with its shard count: a task of an unknown run can be neither counted nor reported. */
+    /** Whether the run has a run record: a task of an unknown run can be neither counted nor reported. */
     public boolean runExists(String runId, CallTimer timer) {
-        return shardCount(runId, timer) != null;
+        return layout(runId, timer) != null;
+    }
+
+    /** Where the run's items are; the single-key layout when it has no run record (nothing then reads what is written). */
+    public RunPartitions partitionsOf(String runId, CallTimer timer) {
+        RunLayout layout = layout(runId, timer);
+        return layout == null ? RunPartitions.legacy(runId) : layout.partitions();
+    }
+
+    /**
+     * The run's layout (read once per run and instance); null when the run has no run record.
+     */
+    public RunLayout layout(String runId, CallTimer timer) {
+        RunLayout cached = layouts.get(runId);
+        if (cached != null) return cached;
+        GetItemResponse response = timer.time(TableCall.RUN_RECORD_READ, () -> dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
+                .key(TableKeys.key(runId, TableKeys.RUN_SK)).projectionExpression("#runId, #shards, #partitions")
+                // PARTITIONS is one of DynamoDB's reserved words: named through placeholders
+                .expressionAttributeNames(Map.of("#runId", "runId", "#shards", "shards", "#partitions", "partitions"))));
+        if (!response.hasItem() || response.item().isEmpty() || !response.item().containsKey("runId")) {
+            return null;
+        }
+        Map<String, AttributeValue> item = response.item();
+        Integer partitions = item.containsKey("partitions") ? Integer.valueOf(item.get("partitions").n()) : null;
+        // Runs of the single-key layout were planned in one go: their shard count was fixed before any task was sent.
+        Integer hashed = partitions == null && item.containsKey("shards") ? Integer.valueOf(item.get("shards").n()) : null;
+        RunLayout layout = new RunLayout(RunPartitions.of(runId, partitions), hashed);
+        layouts.put(runId, layout);
+        return layout;
     }
 
     /**
@@ -41,19 +82,30 @@ public final class ProgressCounter {
      * completes the shard, adds the shard to the run's complete set. Every step is idempotent, so a
      * redelivery after a crash between steps finishes the job.
      *
+     * @param shard the progress shard its message names; null for messages of runs planned in one go
+     *              (their shard is the task id's hash over the run's shard count)
      * @throws IllegalStateException when the run has no run record or no such shard: the caller must not
      *                               acknowledge a task that was not counted
      */
-    public ProgressShards.Count countOnce(String runId, String taskId, TaskStatus status, CallTimer timer) {
-        Integer shards = shardCount(runId, timer);
-        if (shards == null) {
+    public ProgressShards.Count countOnce(String runId, String taskId, Integer shard, TaskStatus status, CallTimer timer) {
+        RunLayout layout = layout(runId, timer);
+        if (layout == null) {
             throw new IllegalStateException("run " + runId + " has no run record; task " + taskId + " cannot be counted");
         }
-        int shard = shardOf(taskId, shards);
+        int counting;
+        if (shard != null) {
+            counting = shard;
+        } else if (layout.hashedShards() != null) {
+            counting = shardOf(taskId, layout.hashedShards());
+        } else {
+            throw new IllegalStateException("task " + taskId + " of run " + runId + " names no progress shard, and the run's tasks are"
+                    + " counted in the shards their messages name; it cannot be counted");
+        }
+        Map<String, AttributeValue> key = layout.partitions().progressKey(counting);
         Map<String, AttributeValue> progress;
         try {
             UpdateItemResponse response = timer.time(TableCall.PROGRESS_UPDATE, () -> dynamoDb.updateItem(b -> b.tableName(table)
-                    .key(TableKeys.key(runId, TableKeys.progressSk(shard)))
+                    .key(key)
                     .updateExpression("ADD counted :id, #status :one")
                     .conditionExpression("attribute_exists(pk) AND NOT contains(counted, :taskId)")
                     .expressionAttributeNames(Map.of("#status", status.wireName()))
@@ -65,9 +117,9 @@ public final class ProgressCounter {
             progress = response.attributes();
         } catch (ConditionalCheckFailedException alreadyCounted) {
             progress = timer.time(TableCall.PROGRESS_READ, () -> dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
-                    .key(TableKeys.key(runId, TableKeys.progressSk(shard))))).item();
+                    .key(key))).item();
             if (progress == null || progress.isEmpty()) {
-                throw new IllegalStateException("run " + runId + " has no progress shard " + shard + "; task " + taskId + " cannot be counted");
+                throw new IllegalStateException("run " + runId + " has no progress shard " + counting + "; task " + taskId + " cannot be counted");
             }
         }
         ProgressShards.Shard counted = ProgressShards.Shard.fromItem(progress);
@@ -77,26 +129,8 @@ public final class ProgressCounter {
         UpdateItemResponse run = timer.time(TableCall.RUN_SHARD_UPDATE, () -> dynamoDb.updateItem(b -> b.tableName(table)
                 .key(TableKeys.key(runId, TableKeys.RUN_SK))
                 .updateExpression("ADD completeShards :shard")
-                .expressionAttributeValues(Map.of(":shard", AttributeValue.fromSs(List.of(Integer.toString(shard)))))
+                .expressionAttributeValues(Map.of(":shard", AttributeValue.fromSs(List.of(Integer.toString(counting)))))
                 .returnValues(ReturnValue.ALL_NEW)));
-        int complete = run.attributes().get("completeShards").ss().size();
-        if (complete < shards) {
-            return ProgressShards.Count.RUN_NOT_COMPLETE;
-        }
-        AttributeValue claim = run.attributes().get(COMPLETION_CLAIM);
-        return new ProgressShards.Count(true, claim == null ? null : claim.s());
-    }
-
-    private Integer shardCount(String runId, CallTimer timer) {
-        Integer cached = shardCounts.get(runId);
-        if (cached != null) return cached;
-        GetItemResponse response = timer.time(TableCall.RUN_RECORD_READ, () -> dynamoDb.getItem(b -> b.tableName(table).consistentRead(true)
-                .key(TableKeys.key(runId, TableKeys.RUN_SK)).projectionExpression("shards")));
-        if (!response.hasItem() || response.item().isEmpty() || !response.item().containsKey("shards")) {
-            return null;
-        }
-        int shards = Integer.parseInt(response.item().get("shards").n());
-        shardCounts.put(runId, shards);
-        return shards;
+        return ProgressShards.completion(run.attributes());
     }
 }

@@ -63,11 +63,57 @@ public final class ProgressShards {
     }
 
     /**
+     * The progress shards of one planned page of tasks (at most 1,000 when planning goes page by page):
+     * one per {@value #TASKS_PER_SHARD} tasks, numbered from {@code firstShard}, each task in
+     * {@code firstShard + shardOf(taskId, count)}. The task message names its shard, so a worker finds
+     * it without knowing how many shards the run will end with.
+     */
+    public record PageShards(int firstShard, int count) {
+        /** A page without tasks has no shard: a shard nobody counts in would never complete. */
+        public static PageShards of(int firstShard, long pageTasks) {
+            return new PageShards(firstShard, pageTasks == 0 ? 0 : shardCount(pageTasks));
+        }
+
+        public int shardOf(String taskId) {
+            return firstShard + ProgressShards.shardOf(taskId, count);
+        }
+
+        /** The shard after this page's last: where the next page starts. */
+        public int next() {
+            return firstShard + count;
+        }
+
+        /** How many of {@code taskIds} each of this page's shards holds, by shard number. */
+        public long[] planned(List<String> taskIds) {
+            long[] planned = new long[count];
+            for (String taskId : taskIds) planned[shardOf(taskId) - firstShard]++;
+            return planned;
+        }
+    }
+
+    /**
      * What counting a task found: whether the run is now complete (every shard counted), and if so who
      * has claimed sending its completion (null when nobody yet).
      */
     public record Count(boolean runComplete, String completionClaimedBy) {
         public static final Count RUN_NOT_COMPLETE = new Count(false, null);
+    }
+
+    /**
+     * What a run record, as an update of its complete shards returned it, says: complete when its shard
+     * count is known (planning has ended) and every shard is in {@code completeShards}.
+     */
+    public static Count completion(Map<String, AttributeValue> runRecord) {
+        AttributeValue shards = runRecord.get("shards");
+        AttributeValue complete = runRecord.get("completeShards");
+        if (shards == null || shards.n() == null || runRecord.containsKey("planning") || complete == null || !complete.hasSs()) {
+            return Count.RUN_NOT_COMPLETE;
+        }
+        if (complete.ss().size() < Integer.parseInt(shards.n())) {
+            return Count.RUN_NOT_COMPLETE;
+        }
+        AttributeValue claim = runRecord.get(COMPLETION_CLAIM);
+        return new Count(true, claim == null ? null : claim.s());
     }
 
     /** The run record's attribute naming the task that sends the run's completion (see the worker's CompletionNotifier). */

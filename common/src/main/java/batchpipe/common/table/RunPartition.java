@@ -8,34 +8,127 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 
 /**
- * Reads a run's partition ({@code pk = run#<runId>}), page by page until DynamoDB has no more, with
- * consistent reads: a run's record, progress shards, task records and hash items all live there, and
- * whoever reads them (the aggregator, the progress count, the audit) must see every write that came first.
+ * Reads a run's items from the partition keys its layout ({@link RunPartitions}) puts them on, page by
+ * page until DynamoDB has no more, with consistent reads: whoever reads them (the aggregator, the
+ * progress count, the audit) must see every write that came first. A run spread over several keys is
+ * read with one Query per key, {@value #QUERIES_IN_FLIGHT} at a time.
  */
 public final class RunPartition {
+    /** Queries in flight at once over a run's keys: each key serves 3,000 read units a second of its own. */
+    static final int QUERIES_IN_FLIGHT = 16;
+
     private RunPartition() {
     }
 
     /**
+     * The run's layout as its run record states it; the single-key layout when the record has no
+     * partition count (or there is no record: then there is nothing but {@code run#<runId>} to read).
+     */
+    public static RunPartitions layoutOf(DynamoDbClient dynamoDb, String table, String runId) {
+        return layoutOf(runId, runItem(dynamoDb, table, runId));
+    }
+
+    /** The layout a stored run record states (null or empty: there is no record, nothing but the run's own key). */
+    public static RunPartitions layoutOf(String runId, Map<String, AttributeValue> runItem) {
+        AttributeValue partitions = runItem == null ? null : runItem.get("partitions");
+        return partitions == null || partitions.n() == null ? RunPartitions.legacy(runId)
+                : RunPartitions.of(runId, Integer.parseInt(partitions.n()));
+    }
+
+    /** The run record's item as stored, read consistently with a Query (the readers' one call); null when there is none. */
+    public static Map<String, AttributeValue> runItem(DynamoDbClient dynamoDb, String table, String runId) {
+        QueryResponse response = dynamoDb.query(QueryRequest.builder().tableName(table).consistentRead(true)
+                .keyConditionExpression("pk = :pk AND sk = :sk")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(runId)), ":sk", AttributeValue.fromS(TableKeys.RUN_SK)))
+                .build());
+        return response.items().isEmpty() ? null : response.items().get(0);
+    }
+
+    /**
      * Hands every item of the run whose sort key starts with {@code skPrefix} (every item when null) to
-     * {@code each}, one page at a time, so a caller that only sums need not hold them all.
+     * {@code each}, one page at a time, so a caller that only sums need not hold them all. Pages of
+     * different keys come in no set order; {@code each} is called by one thread at a time.
      */
     public static void forEach(DynamoDbClient dynamoDb, String table, String runId, String skPrefix, Consumer<Map<String, AttributeValue>> each) {
+        forEach(dynamoDb, table, layoutOf(dynamoDb, table, runId), skPrefix, each);
+    }
+
+    /** As {@link #forEach(DynamoDbClient, String, String, String, Consumer)}, with the layout already known. */
+    public static void forEach(DynamoDbClient dynamoDb, String table, RunPartitions layout, String skPrefix,
+                               Consumer<Map<String, AttributeValue>> each) {
+        List<String> pks = pksFor(layout, skPrefix);
+        if (pks.size() == 1) {
+            forEachOnKey(dynamoDb, table, pks.get(0), skPrefix, page -> page.forEach(each));
+            return;
+        }
+        Object delivery = new Object();
+        Semaphore slots = new Semaphore(QUERIES_IN_FLIGHT);
+        List<Future<?>> queries = new ArrayList<>(pks.size());
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (String pk : pks) {
+                queries.add(threads.submit(() -> {
+                    slots.acquire();
+                    try {
+                        forEachOnKey(dynamoDb, table, pk, skPrefix, page -> {
+                            synchronized (delivery) {
+                                page.forEach(each);
+                            }
+                        });
+                    } finally {
+                        slots.release();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> query : queries) {
+                try {
+                    query.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while reading run " + layout.runId(), e);
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException r) throw r;
+                    throw new IllegalStateException("could not read run " + layout.runId(), e.getCause());
+                }
+            }
+        }
+    }
+
+    /**
+     * The keys holding items whose sort key starts with {@code skPrefix}: the run record's key for the run
+     * record and summary, the item partitions for tasks, hashes, progress shards, attempts and
+     * invocations, every key for null.
+     */
+    public static List<String> pksFor(RunPartitions layout, String skPrefix) {
+        if (skPrefix == null) return layout.allPks();
+        boolean onItemPartitions = skPrefix.startsWith(TableKeys.TASK_PREFIX) || skPrefix.startsWith(TableKeys.HASH_PREFIX)
+                || skPrefix.startsWith(TableKeys.PROGRESS_PREFIX) || skPrefix.startsWith(TableKeys.ATTEMPT_PREFIX)
+                || skPrefix.startsWith(TableKeys.INVOCATION_PREFIX);
+        return onItemPartitions ? layout.itemPks() : List.of(layout.runPk());
+    }
+
+    /** Every item on one partition key whose sort key starts with {@code skPrefix} (all when null), a page at a time. */
+    public static void forEachOnKey(DynamoDbClient dynamoDb, String table, String pk, String skPrefix,
+                                    Consumer<List<Map<String, AttributeValue>>> eachPage) {
         QueryRequest.Builder request = QueryRequest.builder().tableName(table).consistentRead(true);
         if (skPrefix == null) {
-            request.keyConditionExpression("pk = :pk")
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(runId))));
+            request.keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(pk)));
         } else {
             request.keyConditionExpression("pk = :pk AND begins_with(sk, :sk)")
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(runId)), ":sk", AttributeValue.fromS(skPrefix)));
+                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(pk), ":sk", AttributeValue.fromS(skPrefix)));
         }
         Map<String, AttributeValue> startKey = null;
         do {
             QueryResponse page = dynamoDb.query(request.exclusiveStartKey(startKey).build());
-            page.items().forEach(each);
+            eachPage.accept(page.items());
             startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (startKey != null);
     }
@@ -44,6 +137,13 @@ public final class RunPartition {
     public static List<Map<String, AttributeValue>> items(DynamoDbClient dynamoDb, String table, String runId, String skPrefix) {
         List<Map<String, AttributeValue>> items = new ArrayList<>();
         forEach(dynamoDb, table, runId, skPrefix, items::add);
+        return items;
+    }
+
+    /** As {@link #items(DynamoDbClient, String, String, String)}, with the layout already known. */
+    public static List<Map<String, AttributeValue>> items(DynamoDbClient dynamoDb, String table, RunPartitions layout, String skPrefix) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        forEach(dynamoDb, table, layout, skPrefix, items::add);
         return items;
     }
 }

@@ -5,8 +5,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The single-table layout. Every item of a run shares the partition {@code run#<runId>}, so one
- * paginated Query reads a whole run:
+ * The single-table layout. The run record and summary are on {@code run#<runId>}; a run's other items
+ * are on the partition keys {@link RunPartitions} gives them ({@code run#<runId>#<k>}, or
+ * {@code run#<runId>} itself for runs stored before partitions), with these sort keys:
  * <pre>
  * run#&lt;runId&gt; / run                      the run record: spec, planned counts, status
  * run#&lt;runId&gt; / task#&lt;taskId&gt;            one final record per task (written once, conditionally)
@@ -34,6 +35,11 @@ public final class TableKeys {
     /** The key of one item of a run: {@code pk = run#<runId>}, {@code sk} as given. */
     public static Map<String, AttributeValue> key(String runId, String sk) {
         return Map.of(PK, AttributeValue.fromS(runPk(runId)), SK, AttributeValue.fromS(sk));
+    }
+
+    /** The key of an item on the partition key {@code pk} (see {@link RunPartitions} for which one). */
+    public static Map<String, AttributeValue> itemKey(String pk, String sk) {
+        return Map.of(PK, AttributeValue.fromS(pk), SK, AttributeValue.fromS(sk));
     }
 
     public static String runPk(String runId) {

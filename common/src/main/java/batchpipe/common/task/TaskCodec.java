@@ -22,10 +22,13 @@ import java.util.regex.Pattern;
  * {"v":1,"runId":"...","taskId":"...","kind":"hash","enqueuedAt":"...","cost":10,"count":100,
  *  "prefix":"password_","start":1}          (or "inputs":["...", ...] instead of prefix/start)
  * </pre>
+ * and, on the messages of runs planned page by page, {@code "shard":n}: the progress shard that counts
+ * the task (see {@code ProgressShards.PageShards}). Messages without it are counted in the shard the
+ * task id hashes to, as runs planned in one go always were.
  */
 public final class TaskCodec {
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1," + TaskLimits.MAX_ID_LENGTH + "}");
-    private static final Set<String> COMMON_FIELDS = Set.of("v", "runId", "taskId", "kind", "enqueuedAt");
+    private static final Set<String> COMMON_FIELDS = Set.of("v", "runId", "taskId", "kind", "enqueuedAt", "shard");
     private static final Set<String> SCAN_FIELDS = union(COMMON_FIELDS, Set.of("bucket", "key", "countBy", "match"));
     private static final Set<String> HASH_FIELDS = union(COMMON_FIELDS, Set.of("cost", "count", "prefix", "start", "inputs"));
 
@@ -35,13 +38,28 @@ public final class TaskCodec {
         this.limits = limits;
     }
 
+    /** The limits decoded tasks are held to. */
+    public TaskLimits limits() {
+        return limits;
+    }
+
+    /** A task as read from a message, and the progress shard the message names (null when it names none). */
+    public record TaskMessage(Task task, Integer progressShard) {
+    }
+
     public String encode(Task task) {
+        return encode(task, null);
+    }
+
+    /** The message of a task counted in progress shard {@code progressShard} (none when null). */
+    public String encode(Task task, Integer progressShard) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("v", Task.VERSION);
         body.put("runId", task.runId());
         body.put("taskId", task.taskId());
         body.put("kind", task.kind().wireName());
         body.put("enqueuedAt", task.enqueuedAt().toString());
+        if (progressShard != null) body.put("shard", progressShard);
         switch (task) {
             case ScanTask scan -> {
                 body.put("bucket", scan.bucket());
@@ -77,6 +95,16 @@ public final class TaskCodec {
      * @throws InvalidTaskException  the body names a run and task but can never succeed
      */
     public Task decode(String body) throws NotATaskException, InvalidTaskException {
+        return decodeMessage(body).task();
+    }
+
+    /**
+     * Decodes a message body with the progress shard it names.
+     *
+     * @throws NotATaskException     the body cannot be attributed to any run
+     * @throws InvalidTaskException  the body names a run and task but can never succeed
+     */
+    public TaskMessage decodeMessage(String body) throws NotATaskException, InvalidTaskException {
         if (body == null) {
             throw new NotATaskException("empty message body");
         }
@@ -94,6 +122,8 @@ public final class TaskCodec {
         }
         String kindName = object.get("kind") instanceof String k ? k : null;
         FieldReader fields = FieldReader.root(object);
+        Long shardValue = fields.optionalLong("shard", 0, Integer.MAX_VALUE, null);
+        Integer shard = shardValue == null ? null : shardValue.intValue();
         if (bytes > TaskLimits.MAX_MESSAGE_BYTES) {
             fields.problem("message is " + bytes + " bytes, over the limit of " + TaskLimits.MAX_MESSAGE_BYTES);
         }
@@ -115,9 +145,9 @@ public final class TaskCodec {
             task = readHash(fields, runId, taskId, enqueuedAt);
         }
         if (!fields.problems().isEmpty()) {
-            throw new InvalidTaskException(runId, taskId, kindName, fields.problems());
+            throw new InvalidTaskException(runId, taskId, kindName, shard, fields.problems());
         }
-        return task;
+        return new TaskMessage(task, shard);
     }
 
     private static Instant readInstant(FieldReader fields, String field) {

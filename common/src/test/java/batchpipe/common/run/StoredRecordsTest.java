@@ -48,6 +48,18 @@ class StoredRecordsTest {
     }
 
     @Test
+    void aRunRecordBeingPlannedKeepsItsPartitionsAndCursorAndStoresNoShardCountYet() {
+        RunRecord planning = new RunRecord("r1", "nightly", "{}", new Planned(0, 0, 0), 0, 5, "running", 0, null, null, List.of(),
+                null, null, null, 12, new PlanCursor(3, 1, "logs/k\u00e9y", 17, 2_017, 0, 4, Map.of(0, "logs/z")));
+
+        Map<String, AttributeValue> item = planning.toItem();
+
+        assertThat(item).doesNotContainKey("shards").containsEntry("partitions", AttributeValue.fromN("12"));
+        assertThat(RunRecord.fromItem(item)).isEqualTo(planning);
+        assertThat(RunRecord.fromItem(item).layout()).isEqualTo(batchpipe.common.table.RunPartitions.of("r1", 12));
+    }
+
+    @Test
     void storedFieldsReadIntoTheirTypedParts() throws IOException {
         Map<String, TaskRecord> bySk = new TreeMap<>();
         for (Map<String, AttributeValue> item : stored()) {

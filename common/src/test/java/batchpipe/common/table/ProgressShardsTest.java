@@ -58,4 +58,34 @@ class ProgressShardsTest {
             assertThat(n).isBetween(1, 1_200);
         }
     }
+
+    @Test
+    void pageShards_numberAPagesShardsOnFromTheFirstAndCountEachTaskInOne() {
+        ProgressShards.PageShards shards = ProgressShards.PageShards.of(5, 1_000);
+        java.util.List<String> ids = java.util.stream.IntStream.rangeClosed(1, 1_000)
+                .mapToObj(i -> String.format(java.util.Locale.ROOT, "hash-%06d", i)).toList();
+
+        assertThat(shards).isEqualTo(new ProgressShards.PageShards(5, 2));
+        assertThat(shards.next()).isEqualTo(7);
+        assertThat(ids).allSatisfy(id -> assertThat(shards.shardOf(id)).isBetween(5, 6));
+        long[] planned = shards.planned(ids);
+        assertThat(planned[0] + planned[1]).isEqualTo(1_000);
+        assertThat(ProgressShards.PageShards.of(3, 0)).as("a page without tasks has no shard to complete").isEqualTo(new ProgressShards.PageShards(3, 0));
+    }
+
+    @Test
+    void completion_needsAKnownShardCountAndEveryShardComplete() {
+        java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> planning = java.util.Map.of(
+                "completeShards", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromSs(java.util.List.of("0")));
+        assertThat(ProgressShards.completion(planning).runComplete()).as("no shard count yet: still planning").isFalse();
+        java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> oneOfTwo = java.util.Map.of(
+                "shards", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN("2"),
+                "completeShards", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromSs(java.util.List.of("0")));
+        assertThat(ProgressShards.completion(oneOfTwo).runComplete()).isFalse();
+        java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> all = java.util.Map.of(
+                "shards", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN("2"),
+                "completeShards", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromSs(java.util.List.of("0", "1")),
+                ProgressShards.COMPLETION_CLAIM, software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("hash-000002"));
+        assertThat(ProgressShards.completion(all)).isEqualTo(new ProgressShards.Count(true, "hash-000002"));
+    }
 }

@@ -66,6 +66,25 @@ class TaskCodecTest {
     }
 
     @Test
+    void roundTrip_carriesTheProgressShardAMessageNames() throws Exception {
+        HashTask task = new HashTask("run-1", "hash-000002", ENQUEUED, 10, 100, "password_", 101, null);
+
+        assertThat(codec.decodeMessage(codec.encode(task, 42))).isEqualTo(new TaskCodec.TaskMessage(task, 42));
+        assertThat(codec.decodeMessage(codec.encode(task))).isEqualTo(new TaskCodec.TaskMessage(task, null));
+        assertThat(codec.encode(task, 42)).contains("\"shard\":42");
+    }
+
+    @Test
+    void decode_aShardThatIsNotAWholeNumberRejectsTheTaskButStillNamesNone() {
+        String body = hash("\"cost\":4,\"count\":1,\"prefix\":\"p\",\"shard\":-1");
+
+        InvalidTaskException e = invalid(codec, body);
+
+        assertThat(e).hasMessageContaining("'shard' is -1, outside the allowed range 0 to 2147483647");
+        assertThat(e.progressShard()).isNull();
+    }
+
+    @Test
     void roundTrip_hashWithInputs() throws Exception {
         HashTask task = new HashTask("run-1", "hash-000003", ENQUEUED, 4, 3, null, 1, List.of("a", "béé", "x".repeat(72)));
 
@@ -246,7 +265,7 @@ class TaskCodecTest {
     @Test
     void decode_rejectsUnknownFieldsAndListsTheAllowedOnes() {
         assertThat(invalid(codec, hash("\"cost\":4,\"count\":1,\"prefix\":\"p\",\"colour\":\"red\"")))
-                .hasMessage("unknown field 'colour' (allowed: cost, count, enqueuedAt, inputs, kind, prefix, runId, start, taskId, v)");
+                .hasMessage("unknown field 'colour' (allowed: cost, count, enqueuedAt, inputs, kind, prefix, runId, shard, start, taskId, v)");
     }
 
     @Test
@@ -256,7 +275,7 @@ class TaskCodecTest {
         InvalidTaskException e = invalid(codec, body);
 
         assertThat(e).hasMessage("unsupported message version 'v' = 2 (this worker reads version 1); "
-                + "unknown field 'colour' (allowed: cost, count, enqueuedAt, inputs, kind, prefix, runId, start, taskId, v); "
+                + "unknown field 'colour' (allowed: cost, count, enqueuedAt, inputs, kind, prefix, runId, shard, start, taskId, v); "
                 + "'cost' is 99, outside the allowed range 4 to 14 (MAX_HASH_COST); "
                 + "'count' is 0, outside the allowed range 1 to 1000");
     }

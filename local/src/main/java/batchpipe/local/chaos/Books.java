@@ -2,6 +2,7 @@ package batchpipe.local.chaos;
 
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunPartition;
+import batchpipe.common.table.RunPartitions;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.TableKeys;
 import batchpipe.common.task.TaskIds;
@@ -74,8 +75,15 @@ public final class Books {
         Map<String, AttributeValue> run = null;
         boolean summary = false;
         long plannedFromShards = 0;
-        for (Map<String, AttributeValue> item : query(stack, table, runId)) {
+        RunPartitions layout = RunPartition.layoutOf(stack.dynamoDb(), table, runId);
+        for (Map<String, AttributeValue> item : RunPartition.items(stack.dynamoDb(), table, layout, null)) {
             String sk = item.get(TableKeys.SK).s();
+            String pk = item.get(TableKeys.PK).s();
+            // every item on the key the run's layout gives it, or no reader would find it there
+            if ((sk.startsWith(TableKeys.TASK_PREFIX) || sk.startsWith(TableKeys.HASH_PREFIX)) && item.containsKey("taskId")
+                    && !pk.equals(layout.taskPk(item.get("taskId").s()))) {
+                problems.add(sk + " is on " + pk + ", not on its task's key " + layout.taskPk(item.get("taskId").s()));
+            }
             if (sk.equals(TableKeys.RUN_SK)) run = item;
             else if (sk.equals(TableKeys.SUMMARY_SK)) summary = true;
             else if (sk.startsWith(TableKeys.TASK_PREFIX)) records.put(item.get("taskId").s(), item);
@@ -201,7 +209,4 @@ public final class Books {
         return prefix == null ? "password_" : (String) prefix;
     }
 
-    private static List<Map<String, AttributeValue>> query(LocalStack stack, String table, String runId) {
-        return RunPartition.items(stack.dynamoDb(), table, runId, null);
-    }
 }

@@ -104,7 +104,8 @@ final class RunCommand implements Callable<Integer> {
                     throw StackNames.deployedStackNotFound(spec, deployedStack, e);
                 }
                 err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName() + ")");
-                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), List.of(), limits, wait);
+                // the stack's outputs name no completions queue: a run its workers finish before planning ends is not announced
+                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), null, List.of(), limits, wait);
             }
         }
         StackTemplate template = stackOptions.loadTemplate();
@@ -115,7 +116,7 @@ final class RunCommand implements Callable<Integer> {
             try (LocalStack stack = LocalStack.attach(template, stackOptions.stackName, System.getenv())) {
                 err.println("batchpipe run: the local stack at " + System.getenv("AWS_ENDPOINT_URL_SQS") + " (from AWS_ENDPOINT_URL_*)");
                 return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
-                        List.of(stack.ref("TasksDeadLetterQueue")), limits, wait);
+                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, wait);
             }
         }
         err.println("batchpipe run: no AWS_ENDPOINT_URL_* set and no --stack: starting a local stack for this run (with sample objects under "
@@ -127,7 +128,7 @@ final class RunCommand implements Callable<Integer> {
             try (StdoutRedirect quiet = StdoutRedirect.discarded();
                  LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
                 return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
-                        List.of(stack.ref("TasksDeadLetterQueue")), limits, true);
+                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, true);
             }
         }
     }
@@ -142,10 +143,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private int plan(RunSpec runSpec, Map<String, Object> specJson, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
-                     String table, String queueUrl, List<String> deadLetterQueueUrls, TaskLimits limits, boolean waitForReport)
+                     String table, String queueUrl, String completionsQueueUrl, List<String> deadLetterQueueUrls, TaskLimits limits,
+                     boolean waitForReport)
             throws InterruptedException, IOException {
         PrintStream out = stdout;
-        RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, limits, 8);
+        RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, completionsQueueUrl, limits, 8);
         RunPlanner.PlanResult result = planner.plan(runSpec, specJson, sent -> { });
         if (!waitForReport) {
             out.println(Json.write(result.toJson()));

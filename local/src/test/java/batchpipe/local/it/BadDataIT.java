@@ -2,7 +2,7 @@ package batchpipe.local.it;
 
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunProgress;
-import batchpipe.common.table.TableKeys;
+import batchpipe.common.table.RunPartition;
 import batchpipe.common.task.TaskIds;
 import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.runtime.LocalLambdaRuntime;
@@ -107,9 +107,9 @@ class BadDataIT {
     }
 
     private static Map<String, AttributeValue> record(LocalStack stack, String runId, String bucket, String key) {
-        return stack.dynamoDb().getItem(b -> b.tableName(stack.ref("RunsTable")).consistentRead(true).key(Map.of(
-                TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
-                TableKeys.SK, AttributeValue.fromS(TableKeys.taskSk(TaskIds.scanTaskId(runId, bucket, key)))))).item();
+        String table = stack.ref("RunsTable");
+        return stack.dynamoDb().getItem(b -> b.tableName(table).consistentRead(true).key(
+                RunPartition.layoutOf(stack.dynamoDb(), table, runId).taskRecordKey(TaskIds.scanTaskId(runId, bucket, key)))).item();
     }
 
     private static void put(LocalStack stack, String bucket, String key, byte[] bytes) {

@@ -1,6 +1,7 @@
 package batchpipe.local.it;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
@@ -106,9 +107,10 @@ class DeadLetterRecorderIT {
             }
             Message first = messages.stream().filter(m -> m.body().contains("\"kind\":\"scan\"")).findFirst().orElseThrow();
             String scanTaskId = (String) Json.parseObject(first.body()).get("taskId");
+            Map<String, AttributeValue> key = RunPartition.layoutOf(stack.dynamoDb(), stack.ref("RunsTable"), runId).taskRecordKey(scanTaskId);
             stack.dynamoDb().putItem(b -> b.tableName(stack.ref("RunsTable")).item(Map.of(
-                    TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
-                    TableKeys.SK, AttributeValue.fromS(TableKeys.taskSk(scanTaskId)),
+                    TableKeys.PK, key.get(TableKeys.PK),
+                    TableKeys.SK, key.get(TableKeys.SK),
                     "runId", AttributeValue.fromS(runId), "taskId", AttributeValue.fromS(scanTaskId),
                     "kind", AttributeValue.fromS("scan"), "status", AttributeValue.fromS("done"),
                     "startedAt", AttributeValue.fromN("1"), "finishedAt", AttributeValue.fromN("2"), "durationMs", AttributeValue.fromN("1"))));
@@ -156,8 +158,8 @@ class DeadLetterRecorderIT {
     }
 
     private static Map<String, AttributeValue> taskRecord(LocalStack stack, String runId, String taskId) {
-        return stack.dynamoDb().getItem(b -> b.tableName(stack.ref("RunsTable")).consistentRead(true).key(Map.of(
-                TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
-                TableKeys.SK, AttributeValue.fromS(TableKeys.taskSk(taskId))))).item();
+        String table = stack.ref("RunsTable");
+        return stack.dynamoDb().getItem(b -> b.tableName(table).consistentRead(true).key(
+                RunPartition.layoutOf(stack.dynamoDb(), table, runId).taskRecordKey(taskId))).item();
     }
 }

@@ -4,6 +4,7 @@ import batchpipe.aggregator.Report;
 import batchpipe.common.run.Planned;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.json.Json;
+import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
@@ -13,7 +14,6 @@ import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.run.RunStore;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -72,9 +72,8 @@ class SecretsIT {
             List<String> everywhere = new ArrayList<>();
             everywhere.add(logs.toString(StandardCharsets.UTF_8));
             everywhere.add(Json.write(report));
-            List<Map<String, AttributeValue>> items = stack.dynamoDb().query(QueryRequest.builder().tableName(stack.ref("RunsTable"))
-                    .keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(TableKeys.runPk(RUN))))
-                    .build()).items();
+            // every item of the run, on whichever of its partition keys it is
+            List<Map<String, AttributeValue>> items = RunPartition.items(stack.dynamoDb(), stack.ref("RunsTable"), RUN, null);
             items.forEach(item -> everywhere.add(item.toString()));
 
             assertThat(everywhere.get(0)).as("the functions did log").contains("task rejected");

@@ -22,6 +22,58 @@ public final class ObjectLister {
         this.s3 = s3;
     }
 
+    /**
+     * One ListObjectsV2 page of the source's prefix: the keys after {@code startAfter} (from the start when
+     * null), in S3's order (UTF-8 binary), as S3 gave them: the caller filters. Listing again from the same
+     * key gives the same page while the bucket is unchanged, which is what lets planning resume there.
+     */
+    public ListedPage page(RunSpec.ScanSource source, String startAfter) {
+        try {
+            ListObjectsV2Response page = s3.listObjectsV2(ListObjectsV2Request.builder()
+                    .bucket(source.bucket())
+                    .prefix(source.prefix())
+                    .startAfter(startAfter)
+                    .build());
+            return new ListedPage(page.contents(), Boolean.TRUE.equals(page.isTruncated()));
+        } catch (S3Exception e) {
+            throw explained(source, e);
+        }
+    }
+
+    /** A page as listed, and whether more keys follow it. */
+    public record ListedPage(List<S3Object> objects, boolean truncated) {
+    }
+
+    /** Whether the object is one to scan: not a folder marker, not empty, and with the source's suffix. */
+    public static boolean scannable(RunSpec.ScanSource source, S3Object object) {
+        if (object.key().endsWith("/") || object.size() == null || object.size() == 0) return false;
+        return source.suffix() == null || object.key().endsWith(source.suffix());
+    }
+
+    /**
+     * Fails now, before a run is recorded, when the source's bucket is missing or cannot be listed: one
+     * ListObjectsV2 of one key.
+     */
+    public void checkListable(RunSpec.ScanSource source) {
+        try {
+            s3.listObjectsV2(ListObjectsV2Request.builder().bucket(source.bucket()).prefix(source.prefix()).maxKeys(1).build());
+        } catch (S3Exception e) {
+            throw explained(source, e);
+        }
+    }
+
+    private static RuntimeException explained(RunSpec.ScanSource source, S3Exception e) {
+        if (e instanceof NoSuchBucketException) {
+            return new IllegalArgumentException("bucket '" + source.bucket() + "' does not exist; nothing was written or sent", e);
+        }
+        if (e.statusCode() == 403) {
+            return new IllegalArgumentException("access denied listing bucket '" + source.bucket()
+                    + "' (the producer's role may not read it; deploy with ScanBucket=" + source.bucket()
+                    + "); nothing was written or sent", e);
+        }
+        return e;
+    }
+
     public List<String> list(RunSpec.ScanSource source) {
         List<String> keys = new ArrayList<>();
         long cap = source.maxObjects() == null ? Long.MAX_VALUE : source.maxObjects();

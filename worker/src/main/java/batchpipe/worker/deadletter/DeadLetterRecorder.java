@@ -77,9 +77,10 @@ public final class DeadLetterRecorder {
         int receives = receiveCount(message);
         DeadLetteredTask task;
         try {
-            Task decoded = codec.decode(message.getBody());
+            TaskCodec.TaskMessage decodedMessage = codec.decodeMessage(message.getBody());
+            Task decoded = decodedMessage.task();
             task = new DeadLetteredTask(decoded.runId(), decoded.taskId(), decoded.kind().wireName(),
-                    decoded.enqueuedAt() == null ? null : decoded.enqueuedAt().toEpochMilli());
+                    decoded.enqueuedAt() == null ? null : decoded.enqueuedAt().toEpochMilli(), decodedMessage.progressShard());
         } catch (NotATaskException e) {
             poison.send(message, "not a task: " + e.getMessage());
             LOG.warn("dead-lettered message is not a task; moved to the poison queue", "messageId", message.getMessageId(),
@@ -87,21 +88,21 @@ public final class DeadLetterRecorder {
             return true;
         } catch (InvalidTaskException e) {
             // It names its run and task: it belongs to the run's books like any other task.
-            task = new DeadLetteredTask(e.runId(), e.taskId(), e.kind(), null);
+            task = new DeadLetteredTask(e.runId(), e.taskId(), e.kind(), null, e.progressShard());
         }
         Map<String, String> ids = new LinkedHashMap<>();
         ids.put("runId", task.runId());
         ids.put("taskId", task.taskId());
         ids.put("messageId", message.getMessageId());
         DeadLetteredTask named = task;
-        return StructuredLog.withContext(ids, () -> finish(message, named.runId(), named.taskId(), named.kind(), named.enqueuedAt(), receives));
+        return StructuredLog.withContext(ids, () -> finish(message, named.runId(), named.taskId(), named.kind(), named.enqueuedAt(), named.shard(), receives));
     }
 
     /** What a dead-lettered message names, whether it decoded as a task or was refused as an invalid one. */
-    private record DeadLetteredTask(String runId, String taskId, String kind, Long enqueuedAt) {
+    private record DeadLetteredTask(String runId, String taskId, String kind, Long enqueuedAt, Integer shard) {
     }
 
-    private boolean finish(SQSMessage message, String runId, String taskId, String kind, Long enqueuedAt, int receives) {
+    private boolean finish(SQSMessage message, String runId, String taskId, String kind, Long enqueuedAt, Integer shard, int receives) {
         if (!books.runExists(runId, CallTimer.UNTIMED)) {
             poison.send(message, "run " + runId + " has no run record: task " + taskId + " cannot be recorded against it");
             LOG.warn("dead-lettered task of a run that has no run record; moved to the poison queue");
@@ -114,12 +115,12 @@ public final class DeadLetterRecorder {
         if (existing.isPresent()) {
             status = existing.get().status();
             records.markDeadLettered(runId, taskId, receives, clock.millis());
-            announceIfComplete(runId, taskId, books.count(runId, taskId, status, writes));
+            announceIfComplete(runId, taskId, books.count(runId, taskId, shard, status, writes));
         } else {
             String reason = "reached the dead-letter queue (SQS receive count " + receives + "); "
                     + records.lastAttemptError(runId, taskId).map(e -> "last error: " + e)
                     .orElse("no delivery recorded an error (the worker crashed, timed out or could not write)");
-            TaskBooks.Recorded recorded = books.close(failedRecord(runId, taskId, kind, enqueuedAt, reason, receives), writes);
+            TaskBooks.Recorded recorded = books.close(failedRecord(runId, taskId, kind, enqueuedAt, reason, receives), shard, writes);
             status = recorded.status();
             announceIfComplete(runId, taskId, recorded.count());
             // close counted it; the mark comes after, and a crash before it only leaves the mark

@@ -1,5 +1,6 @@
 package batchpipe.worker.hash;
 
+import batchpipe.common.table.RunPartitions;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.trace.Tracing;
 import batchpipe.worker.task.WriteStats;
@@ -28,17 +29,22 @@ public final class HashExecutor {
 
     /** Returns the number of hashes stored. With X-Ray on, the whole of it is the subsegment "bcrypt" (its writes are "DynamoDB" ones). */
     public int execute(HashTask task, WriteStats writes) throws InterruptedException {
-        return Tracing.current().trace("bcrypt", () -> hashAndStore(task, writes));
+        return execute(task, RunPartitions.legacy(task.runId()), writes);
     }
 
-    private int hashAndStore(HashTask task, WriteStats writes) throws InterruptedException {
+    /** As {@link #execute(HashTask, WriteStats)}, its items on the task's partition key of the run's layout. */
+    public int execute(HashTask task, RunPartitions layout, WriteStats writes) throws InterruptedException {
+        return Tracing.current().trace("bcrypt", () -> hashAndStore(task, layout, writes));
+    }
+
+    private int hashAndStore(HashTask task, RunPartitions layout, WriteStats writes) throws InterruptedException {
         ExecutorCompletionService<Map<String, AttributeValue>> completed = new ExecutorCompletionService<>(pool);
         List<Future<Map<String, AttributeValue>>> futures = new ArrayList<>(task.count());
         for (int i = 0; i < task.count(); i++) {
             int position = i;
             futures.add(completed.submit(() -> {
                 String hash = Bcrypt.hashpw(task.input(position), Bcrypt.gensalt(task.cost()));
-                return HashItemWriter.item(task.runId(), task.taskId(), task.itemIndex(position), hash, task.cost());
+                return HashItemWriter.item(layout, task.taskId(), task.itemIndex(position), hash, task.cost());
             }));
         }
         List<Map<String, AttributeValue>> batch = new ArrayList<>(HashItemWriter.MAX_BATCH);

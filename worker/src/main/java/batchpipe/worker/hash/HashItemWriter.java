@@ -1,5 +1,6 @@
 package batchpipe.worker.hash;
 
+import batchpipe.common.table.RunPartitions;
 import batchpipe.common.table.TableCall;
 import batchpipe.common.table.TableKeys;
 import batchpipe.worker.task.WriteStats;
@@ -31,9 +32,15 @@ public final class HashItemWriter implements HashSink {
         this.backoff = backoff;
     }
 
+    /** A hash item in the single-key layout of earlier runs. */
     public static Map<String, AttributeValue> item(String runId, String taskId, long index, String hash, int cost) {
+        return item(RunPartitions.legacy(runId), taskId, index, hash, cost);
+    }
+
+    /** A hash item on its task's partition key: the hashes of one task are written together, to one key. */
+    public static Map<String, AttributeValue> item(RunPartitions layout, String taskId, long index, String hash, int cost) {
         return Map.of(
-                TableKeys.PK, AttributeValue.fromS(TableKeys.runPk(runId)),
+                TableKeys.PK, AttributeValue.fromS(layout.taskPk(taskId)),
                 TableKeys.SK, AttributeValue.fromS(TableKeys.hashSk(taskId, index)),
                 "taskId", AttributeValue.fromS(taskId),
                 "index", AttributeValue.fromN(Long.toString(index)),

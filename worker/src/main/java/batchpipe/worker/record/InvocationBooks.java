@@ -37,7 +37,7 @@ public final class InvocationBooks {
             InvocationRecord record = new InvocationRecord(run.getKey(), invocation.forRecord(), startedAt, finishedAt, run.getValue(),
                     ledger.callsOf(run.getKey()));
             try {
-                dynamoDb.putItem(b -> b.tableName(table).item(record.toItem()));
+                dynamoDb.putItem(b -> b.tableName(table).item(record.toItem(books.layout(record.runId(), CallTimer.UNTIMED))));
             } catch (RuntimeException e) {
                 LOG.warn("could not write the invocation record; the run's report will lack this invocation's call latencies",
                         "runId", run.getKey(), "reason", e.getMessage());

@@ -5,6 +5,7 @@ import batchpipe.common.run.TaskStatus;
 import batchpipe.common.table.CallTimer;
 import batchpipe.common.table.ProgressCounter;
 import batchpipe.common.table.ProgressShards;
+import batchpipe.common.table.RunPartitions;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
@@ -31,7 +32,9 @@ public final class TaskBooks {
 
     /** The books of one runs table, telling the completions queue when a run completes. */
     public static TaskBooks of(DynamoDbClient dynamoDb, Supplier<SqsClient> sqs, String table, String completionsQueueUrl) {
-        return new TaskBooks(new TaskRecords(dynamoDb, table), new ProgressCounter(dynamoDb, table),
+        ProgressCounter progress = new ProgressCounter(dynamoDb, table);
+        // a task is read or written only after runExists has read its run's layout, so this reads no more
+        return new TaskBooks(new TaskRecords(dynamoDb, table, runId -> progress.partitionsOf(runId, CallTimer.UNTIMED)), progress,
                 new CompletionNotifier(dynamoDb, sqs, table, completionsQueueUrl));
     }
 
@@ -56,12 +59,12 @@ public final class TaskBooks {
      * When an earlier (or a concurrent duplicate) delivery had already written it, nothing changes except
      * finishing its bookkeeping, and the answer says so with the stored status.
      */
-    public Recorded close(TaskRecord record, CallTimer timer) {
+    public Recorded close(TaskRecord record, Integer shard, CallTimer timer) {
         boolean written = records.putIfAbsent(record, timer);
         TaskStatus status = written ? record.status()
                 : records.find(record.runId(), record.taskId(), timer).map(TaskRecord::status).orElseThrow(() -> new IllegalStateException(
                         "task " + record.taskId() + " of run " + record.runId() + ": the put found a record that a consistent read then did not"));
-        return new Recorded(written, status, count(record.runId(), record.taskId(), status, timer));
+        return new Recorded(written, status, count(record.runId(), record.taskId(), shard, status, timer));
     }
 
     /**
@@ -70,8 +73,13 @@ public final class TaskBooks {
      *
      * @throws IllegalStateException when the task cannot be counted (no run record or shard): the message must not be acknowledged
      */
-    public ProgressShards.Count count(String runId, String taskId, TaskStatus status, CallTimer timer) {
-        return progress.countOnce(runId, taskId, status, timer);
+    public ProgressShards.Count count(String runId, String taskId, Integer shard, TaskStatus status, CallTimer timer) {
+        return progress.countOnce(runId, taskId, shard, status, timer);
+    }
+
+    /** Where the run's items are (read once per run, by {@link #runExists}). */
+    public RunPartitions layout(String runId, CallTimer timer) {
+        return progress.partitionsOf(runId, timer);
     }
 
     /** Tells the aggregator that the run is complete, once (see {@link CompletionNotifier}). */

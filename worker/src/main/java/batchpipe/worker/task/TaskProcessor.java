@@ -72,8 +72,11 @@ public final class TaskProcessor {
         Instant startedAt = clock.instant();
         int attempt = receiveCount(message);
         Task task;
+        Integer shard;
         try {
-            task = codec.decode(message.getBody());
+            TaskCodec.TaskMessage decoded = codec.decodeMessage(message.getBody());
+            task = decoded.task();
+            shard = decoded.progressShard();
         } catch (NotATaskException e) {
             StructuredLog.withContext(Map.of("messageId", message.getMessageId()), () -> {
                 LOG.warn("message is not a task; failing it so it reaches the dead-letter queue", "attempt", attempt, "reason", e.getMessage());
@@ -85,11 +88,11 @@ public final class TaskProcessor {
                 LOG.warn("task rejected", "reason", e.getMessage());
                 metrics.task(e.kind(), "rejected", 0);
                 return recordQuietly(finalRecord(e.runId(), e.taskId(), e.kind(), null, TaskStatus.REJECTED, e.getMessage(),
-                        startedAt, attempt, invocation, null, message), ledger.statsFor(e.runId()), ledger, message);
+                        startedAt, attempt, invocation, null, message), e.progressShard(), ledger.statsFor(e.runId()), ledger, message);
             });
         }
         return StructuredLog.withContext(identifiers(task.runId(), task.taskId(), message),
-                () -> run(task, message, invocation, metrics, startedAt, attempt, ledger));
+                () -> run(task, shard, message, invocation, metrics, startedAt, attempt, ledger));
     }
 
     private static Map<String, String> identifiers(String runId, String taskId, SQSMessage message) {
@@ -100,7 +103,7 @@ public final class TaskProcessor {
         return ids;
     }
 
-    private boolean run(Task task, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt,
+    private boolean run(Task task, Integer shard, SQSMessage message, Invocation invocation, TaskMetrics metrics, Instant startedAt, int attempt,
                         InvocationLedger ledger) {
         WriteStats writes = ledger.statsFor(task.runId());
         try {
@@ -113,7 +116,7 @@ public final class TaskProcessor {
             Optional<TaskRecord> earlier = books.records().find(task.runId(), task.taskId(), writes);
             if (earlier.isPresent()) {
                 // A redelivery of a finished task: change nothing, only finish its bookkeeping.
-                ProgressShards.Count count = books.count(task.runId(), task.taskId(), earlier.get().status(), writes);
+                ProgressShards.Count count = books.count(task.runId(), task.taskId(), shard, earlier.get().status(), writes);
                 closed(task.runId(), task.taskId(), count, ledger, message);
                 LOG.info("task already recorded; redelivery ignored");
                 return true;
@@ -129,7 +132,7 @@ public final class TaskProcessor {
             LOG.warn("task rejected", "reason", e.getMessage());
             metrics.task(task.kind().wireName(), "rejected", elapsedMs(startedAt));
             return recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), TaskStatus.REJECTED,
-                    e.getMessage(), startedAt, attempt, invocation, null, message), writes, ledger, message);
+                    e.getMessage(), startedAt, attempt, invocation, null, message), shard, writes, ledger, message);
         } catch (Exception e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
             String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
@@ -138,7 +141,7 @@ public final class TaskProcessor {
                         "attempt", attempt);
                 metrics.task(task.kind().wireName(), "failed", elapsedMs(startedAt));
                 recordQuietly(finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(), TaskStatus.FAILED,
-                        reason, startedAt, attempt, invocation, null, message), writes, ledger, message);
+                        reason, startedAt, attempt, invocation, null, message), shard, writes, ledger, message);
             } else {
                 LOG.warn("task failed transiently; it will be retried", "attempt", attempt, "reason", reason);
                 metrics.task(task.kind().wireName(), "retried", elapsedMs(startedAt));
@@ -148,7 +151,7 @@ public final class TaskProcessor {
         }
         TaskRecord record = finalRecord(task.runId(), task.taskId(), task.kind().wireName(), task.enqueuedAt(),
                 TaskStatus.DONE, null, startedAt, attempt, invocation, outcome, message);
-        TaskBooks.Recorded recorded = record(record, writes, ledger, message);
+        TaskBooks.Recorded recorded = record(record, shard, writes, ledger, message);
         if (recorded == null) {
             keepAttemptError(task, attempt, "the task ran but its record could not be written or counted", writes);
             return false;
@@ -197,7 +200,7 @@ public final class TaskProcessor {
                         countBy.exact() ? null : countBy.accuracy(),
                         stats.matches()), null);
             }
-            case HashTask hash -> new Outcome(null, new HashOutcome(hashes.execute(hash, writes), hash.cost()));
+            case HashTask hash -> new Outcome(null, new HashOutcome(hashes.execute(hash, books.layout(hash.runId(), writes), writes), hash.cost()));
         };
     }
 
@@ -212,8 +215,8 @@ public final class TaskProcessor {
     }
 
     /** Writes the final record; a failure to write it is transient, so the message comes back. */
-    private boolean recordQuietly(TaskRecord record, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
-        return record(record, writes, ledger, message) != null;
+    private boolean recordQuietly(TaskRecord record, Integer shard, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
+        return record(record, shard, writes, ledger, message) != null;
     }
 
     /** The task is recorded and counted: the invocation says so, and announces the run at its end if this completed it. */
@@ -225,10 +228,10 @@ public final class TaskProcessor {
     }
 
     /** Writes and counts the final record; null when that failed (the message must come back). */
-    private TaskBooks.Recorded record(TaskRecord record, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
+    private TaskBooks.Recorded record(TaskRecord record, Integer shard, WriteStats writes, InvocationLedger ledger, SQSMessage message) {
         try {
             // The write of the record itself is one more DynamoDB call of this task (timed in the invocation record).
-            TaskBooks.Recorded recorded = books.close(record.withWrites(new WriteTimes(writes.calls() + 1, writes.totalMs(), writes.maxMs())), writes);
+            TaskBooks.Recorded recorded = books.close(record.withWrites(new WriteTimes(writes.calls() + 1, writes.totalMs(), writes.maxMs())), shard, writes);
             closed(record.runId(), record.taskId(), recorded.count(), ledger, message);
             return recorded;
         } catch (RuntimeException e) {

@@ -52,10 +52,10 @@ class DeadLetterRecorderTest {
         when(books.records()).thenReturn(records);
         poison = mock(PoisonQueue.class);
         when(books.runExists(eq("r1"), any())).thenReturn(true);
-        when(books.count(anyString(), anyString(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
+        when(books.count(anyString(), anyString(), any(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
         when(records.find(anyString(), anyString(), any())).thenReturn(Optional.empty());
         when(records.lastAttemptError(anyString(), anyString())).thenReturn(Optional.empty());
-        when(books.close(any(TaskRecord.class), any())).thenAnswer(call ->
+        when(books.close(any(TaskRecord.class), any(), any())).thenAnswer(call ->
                 new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status(), ProgressShards.Count.RUN_NOT_COMPLETE));
         recorder = new DeadLetterRecorder(new TaskCodec(TaskLimits.defaults()), books, poison, Clock.fixed(NOW, ZoneOffset.UTC));
     }
@@ -70,7 +70,7 @@ class DeadLetterRecorderTest {
 
     private TaskRecord recorded() {
         ArgumentCaptor<TaskRecord> captor = ArgumentCaptor.forClass(TaskRecord.class);
-        verify(books).close(captor.capture(), any(CallTimer.class));
+        verify(books).close(captor.capture(), any(), any(CallTimer.class));
         return captor.getValue();
     }
 
@@ -110,9 +110,9 @@ class DeadLetterRecorderTest {
         SQSBatchResponse response = recorder.record(List.of(message("m1", HASH_BODY, "6")));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        verify(books, never()).close(any(), any());
+        verify(books, never()).close(any(), any(), any());
         verify(records).markDeadLettered("r1", "hash-000002", 6, NOW.toEpochMilli());
-        verify(books).count(eq("r1"), eq("hash-000002"), eq(TaskStatus.DONE), any(CallTimer.class));
+        verify(books).count(eq("r1"), eq("hash-000002"), any(), eq(TaskStatus.DONE), any(CallTimer.class));
     }
 
     @Test
@@ -123,7 +123,7 @@ class DeadLetterRecorderTest {
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         verify(poison).send(eq(notATask), org.mockito.ArgumentMatchers.startsWith("not a task: "));
-        verify(books, never()).close(any(), any());
+        verify(books, never()).close(any(), any(), any());
     }
 
     @Test
@@ -134,13 +134,13 @@ class DeadLetterRecorderTest {
         recorder.record(List.of(message));
 
         verify(poison).send(message, "run no-such-run has no run record: task hash-000002 cannot be recorded against it");
-        verify(books, never()).close(any(), any());
-        verify(books, never()).count(anyString(), anyString(), any(), any());
+        verify(books, never()).close(any(), any(), any());
+        verify(books, never()).count(anyString(), anyString(), any(), any(), any());
     }
 
     @Test
     void record_failedStepReturnsOnlyThatMessageToTheQueue() {
-        doThrow(new IllegalStateException("throttled")).when(books).count(eq("r1"), eq("hash-000003"), any(), any());
+        doThrow(new IllegalStateException("throttled")).when(books).count(eq("r1"), eq("hash-000003"), any(), any(), any());
         when(records.find(eq("r1"), eq("hash-000003"), any())).thenReturn(Optional.of(stored("hash-000003", TaskStatus.DONE)));
         String other = HASH_BODY.replace("hash-000002", "hash-000003");
 
@@ -162,7 +162,7 @@ class DeadLetterRecorderTest {
 
     @Test
     void record_aTaskWhoseCountCompletesTheRunAnnouncesTheRunAtOnce() {
-        when(books.close(any(TaskRecord.class), any())).thenReturn(
+        when(books.close(any(TaskRecord.class), any(), any())).thenReturn(
                 new TaskBooks.Recorded(true, TaskStatus.FAILED, new ProgressShards.Count(true, null)));
 
         recorder.record(List.of(message("m1", HASH_BODY, "6")));

@@ -98,7 +98,7 @@ class TaskBooksTest {
 
     /** What the worker does with a count: announce the run when it is complete (at the end of its invocation). */
     private void countAndAnnounce(String runId, String taskId, TaskStatus status, CallTimer timer) {
-        ProgressShards.Count count = store.count(runId, taskId, status, timer);
+        ProgressShards.Count count = store.count(runId, taskId, null, status, timer);
         if (count.runComplete()) store.announceCompletion(runId, taskId, count.completionClaimedBy(), timer);
     }
 
@@ -149,7 +149,7 @@ class TaskBooksTest {
         updates.put("progress#001", progress(5, TASK));
         WriteStats writes = new WriteStats();
 
-        TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), writes);
+        TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), null, writes);
 
         assertThat(recorded.written()).isTrue();
         assertThat(recorded.status()).isEqualTo(TaskStatus.DONE);
@@ -185,7 +185,7 @@ class TaskBooksTest {
         updates.put("progress#001", null);                       // already counted: the condition fails
         items.put("progress#001", progress(5, TASK, "hash-000004"));
 
-        TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), new WriteStats());
+        TaskBooks.Recorded recorded = store.close(record(TaskStatus.DONE), null, new WriteStats());
 
         assertThat(recorded.written()).isFalse();
         assertThat(recorded.status()).isEqualTo(TaskStatus.FAILED);

@@ -98,8 +98,8 @@ class TaskProcessorTest {
         records = mock(TaskRecords.class);
         when(books.records()).thenReturn(records);
         when(books.runExists(anyString(), any())).thenReturn(true);
-        when(books.count(anyString(), anyString(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
-        when(books.close(any(TaskRecord.class), any())).thenAnswer(call ->
+        when(books.count(anyString(), anyString(), any(), any(), any())).thenReturn(ProgressShards.Count.RUN_NOT_COMPLETE);
+        when(books.close(any(TaskRecord.class), any(), any())).thenAnswer(call ->
                 new TaskBooks.Recorded(true, call.<TaskRecord>getArgument(0).status(), ProgressShards.Count.RUN_NOT_COMPLETE));
         scans = mock(ScanExecutor.class);
         hashes = mock(HashExecutor.class);
@@ -117,7 +117,7 @@ class TaskProcessorTest {
 
     private TaskRecord recorded() {
         ArgumentCaptor<TaskRecord> captor = ArgumentCaptor.forClass(TaskRecord.class);
-        verify(books).close(captor.capture(), any(WriteStats.class));
+        verify(books).close(captor.capture(), any(), any(WriteStats.class));
         return captor.getValue();
     }
 
@@ -174,8 +174,8 @@ class TaskProcessorTest {
         boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isFalse();
-        verify(books, never()).close(any(), any());
-        verify(books, never()).count(anyString(), anyString(), any(), any());
+        verify(books, never()).close(any(), any(), any());
+        verify(books, never()).count(anyString(), anyString(), any(), any(), any());
     }
 
     @Test
@@ -214,8 +214,8 @@ class TaskProcessorTest {
         assertThat(deletable).isTrue();
         verify(books).runExists(eq("r1"), any());
         verify(records).find(eq("r1"), eq("hash-000001"), any());
-        verify(books).count(eq("r1"), eq("hash-000001"), eq(TaskStatus.DONE), any(WriteStats.class));
-        verify(books, never()).close(any(), any());
+        verify(books).count(eq("r1"), eq("hash-000001"), any(), eq(TaskStatus.DONE), any(WriteStats.class));
+        verify(books, never()).close(any(), any(), any());
         verifyNoMoreInteractions(records);
         verifyNoInteractions(scans, hashes);
     }
@@ -281,14 +281,14 @@ class TaskProcessorTest {
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
         verifyNoInteractions(hashes);
-        verify(books, never()).close(any(), any());
+        verify(books, never()).close(any(), any(), any());
     }
 
     @Test
     void process_returnsFalseWhenTheRecordCannotBeWritten() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
-        doThrow(new IllegalStateException("DynamoDB unavailable")).when(books).close(any(), any());
+        doThrow(new IllegalStateException("DynamoDB unavailable")).when(books).close(any(), any(), any());
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
     }
@@ -299,7 +299,7 @@ class TaskProcessorTest {
         when(books.runExists(eq("r1"), any())).thenReturn(false);
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
-        verify(books, never()).close(any(), any());
+        verify(books, never()).close(any(), any(), any());
         verifyNoInteractions(hashes, scans);
     }
 
@@ -317,7 +317,7 @@ class TaskProcessorTest {
     void process_duplicateThatLostTheConditionalWriteIsAcknowledgedAndNotCountedAsDone() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
-        when(books.close(any(), any())).thenReturn(new TaskBooks.Recorded(false, TaskStatus.DONE, ProgressShards.Count.RUN_NOT_COMPLETE));
+        when(books.close(any(), any(), any())).thenReturn(new TaskBooks.Recorded(false, TaskStatus.DONE, ProgressShards.Count.RUN_NOT_COMPLETE));
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
         assertThat(metrics.tasks("hash", "duplicate")).isEqualTo(1);
@@ -358,7 +358,7 @@ class TaskProcessorTest {
     void process_completingARunLeavesItsAnnouncementToTheEndOfTheInvocation() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
         when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
-        when(books.close(any(TaskRecord.class), any())).thenReturn(
+        when(books.close(any(TaskRecord.class), any(), any())).thenReturn(
                 new TaskBooks.Recorded(true, TaskStatus.DONE, new ProgressShards.Count(true, null)));
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
