@@ -49,6 +49,15 @@ public final class ProgressCounter {
         return layout(runId, timer) != null;
     }
 
+    /**
+     * Where the run's items are, as this instance has already read it ({@link #runExists}); the single-key
+     * layout of a run it has not read, and of one without a run record (nothing then reads what is written).
+     */
+    public RunPartitions cachedPartitionsOf(String runId) {
+        RunLayout layout = layouts.get(runId);
+        return layout == null ? RunPartitions.legacy(runId) : layout.partitions();
+    }
+
     /** Where the run's items are; the single-key layout when it has no run record (nothing then reads what is written). */
     public RunPartitions partitionsOf(String runId, CallTimer timer) {
         RunLayout layout = layout(runId, timer);
@@ -65,7 +74,7 @@ public final class ProgressCounter {
                 .key(TableKeys.key(runId, TableKeys.RUN_SK)).projectionExpression("#runId, #shards, #partitions")
                 // PARTITIONS is one of DynamoDB's reserved words: named through placeholders
                 .expressionAttributeNames(Map.of("#runId", "runId", "#shards", "shards", "#partitions", "partitions"))));
-        if (!response.hasItem() || response.item().isEmpty() || !response.item().containsKey("runId")) {
+        if (!response.hasItem() || response.item().isEmpty()) {
             return null;
         }
         Map<String, AttributeValue> item = response.item();
@@ -131,6 +140,6 @@ public final class ProgressCounter {
                 .updateExpression("ADD completeShards :shard")
                 .expressionAttributeValues(Map.of(":shard", AttributeValue.fromSs(List.of(Integer.toString(counting)))))
                 .returnValues(ReturnValue.ALL_NEW)));
-        return ProgressShards.completion(run.attributes());
+        return ProgressShards.completion(run.attributes(), layout.hashedShards());
     }
 }

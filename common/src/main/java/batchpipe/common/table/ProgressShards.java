@@ -104,12 +104,21 @@ public final class ProgressShards {
      * count is known (planning has ended) and every shard is in {@code completeShards}.
      */
     public static Count completion(Map<String, AttributeValue> runRecord) {
-        AttributeValue shards = runRecord.get("shards");
+        return completion(runRecord, null);
+    }
+
+    /**
+     * As {@link #completion(Map)}, for a run planned in one go whose shard count, fixed before any task was
+     * sent, the caller already knows ({@code fixedShards}; null for runs planned page by page).
+     */
+    public static Count completion(Map<String, AttributeValue> runRecord, Integer fixedShards) {
+        AttributeValue stored = runRecord.get("shards");
+        Integer shards = stored != null && stored.n() != null ? Integer.valueOf(stored.n()) : fixedShards;
         AttributeValue complete = runRecord.get("completeShards");
-        if (shards == null || shards.n() == null || runRecord.containsKey("planning") || complete == null || !complete.hasSs()) {
+        if (shards == null || runRecord.containsKey("planning") || complete == null || !complete.hasSs()) {
             return Count.RUN_NOT_COMPLETE;
         }
-        if (complete.ss().size() < Integer.parseInt(shards.n())) {
+        if (complete.ss().size() < shards) {
             return Count.RUN_NOT_COMPLETE;
         }
         AttributeValue claim = runRecord.get(COMPLETION_CLAIM);

@@ -33,8 +33,8 @@ public final class TaskBooks {
     /** The books of one runs table, telling the completions queue when a run completes. */
     public static TaskBooks of(DynamoDbClient dynamoDb, Supplier<SqsClient> sqs, String table, String completionsQueueUrl) {
         ProgressCounter progress = new ProgressCounter(dynamoDb, table);
-        // a task is read or written only after runExists has read its run's layout, so this reads no more
-        return new TaskBooks(new TaskRecords(dynamoDb, table, runId -> progress.partitionsOf(runId, CallTimer.UNTIMED)), progress,
+        // a task's items are read or written only once its run's layout is read (runExists, close), so this reads nothing
+        return new TaskBooks(new TaskRecords(dynamoDb, table, progress::cachedPartitionsOf), progress,
                 new CompletionNotifier(dynamoDb, sqs, table, completionsQueueUrl));
     }
 
@@ -60,6 +60,7 @@ public final class TaskBooks {
      * finishing its bookkeeping, and the answer says so with the stored status.
      */
     public Recorded close(TaskRecord record, Integer shard, CallTimer timer) {
+        progress.partitionsOf(record.runId(), timer); // where the record goes: read once per run, if not yet
         boolean written = records.putIfAbsent(record, timer);
         TaskStatus status = written ? record.status()
                 : records.find(record.runId(), record.taskId(), timer).map(TaskRecord::status).orElseThrow(() -> new IllegalStateException(

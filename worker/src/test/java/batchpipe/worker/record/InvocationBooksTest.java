@@ -49,6 +49,8 @@ class InvocationBooksTest {
     @Test
     void finish_writesAnInvocationRecordPerRunBeforeAnnouncingTheRunItCompleted() {
         doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
+        org.mockito.Mockito.when(books.layout(org.mockito.ArgumentMatchers.anyString(), any()))
+                .thenAnswer(call -> batchpipe.common.table.RunPartitions.legacy(call.getArgument(0)));
 
         assertThat(invocationBooks.finish(INVOCATION, ledgerOfTwoRunsOneCompleted(), 1_000L, 2_000L)).isEmpty();
 
@@ -57,6 +59,7 @@ class InvocationBooksTest {
         order.verify(dynamoDb, org.mockito.Mockito.times(2)).putItem(puts.capture());
         order.verify(books).announceCompletion(eq("r1"), eq("hash-000001"), eq(null), any());
         List<InvocationRecord> records = puts.getAllValues().stream().map(p -> InvocationRecord.fromItem(p.item())).toList();
+        assertThat(puts.getAllValues()).extracting(p -> p.item().get("pk").s()).containsExactly("run#r1", "run#r2");
         assertThat(records).extracting(InvocationRecord::runId).containsExactly("r1", "r2");
         InvocationRecord r1 = records.get(0);
         assertThat(r1.tasks()).isEqualTo(1);

@@ -5,6 +5,7 @@ import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
 import batchpipe.common.table.CallTimer;
 import batchpipe.common.table.ProgressShards;
+import batchpipe.common.table.RunPartitions;
 import batchpipe.worker.task.WriteStats;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -413,7 +414,45 @@ class TaskBooksTest {
         ArgumentCaptor<GetItemRequest> captor = ArgumentCaptor.forClass(GetItemRequest.class);
         verify(dynamoDb, times(1)).getItem(captor.capture());
         assertThat(captor.getValue().key().get("sk")).isEqualTo(AttributeValue.fromS("run"));
-        assertThat(captor.getValue().projectionExpression()).isEqualTo("shards");
+        assertThat(captor.getValue().projectionExpression()).isEqualTo("#runId, #shards, #partitions");
+        assertThat(captor.getValue().expressionAttributeNames()).containsEntry("#partitions", "partitions");
         assertThat(captor.getValue().consistentRead()).isTrue();
+    }
+
+    // ---- partitioned runs -------------------------------------------------------------------
+
+    @Test
+    void close_ofAPartitionedRunPutsTheRecordOnItsTasksKeyAndCountsItInTheShardItsMessageNames() {
+        items.put("run", Map.of("partitions", AttributeValue.fromN("4")));
+        updates.put("progress#007", progress(5, TASK));
+
+        store.close(record(TaskStatus.DONE), 7, new WriteStats());
+
+        ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(dynamoDb).putItem(put.capture());
+        RunPartitions layout = RunPartitions.of("r1", 4);
+        assertThat(put.getValue().item().get("pk")).isEqualTo(AttributeValue.fromS(layout.taskPk(TASK)));
+        assertThat(updateRequests(1).get(0).key()).isEqualTo(layout.progressKey(7));
+    }
+
+    @Test
+    void count_ofAPartitionedRunIsNotCompleteUntilItsPlanningHasSetTheShardCount() {
+        items.put("run", Map.of("partitions", AttributeValue.fromN("2")));
+        updates.put("progress#000", progress(1, TASK));
+        updates.put("run", completeShards("0")); // the run record while planning: no shard count yet
+
+        assertThat(store.count("r1", TASK, 0, TaskStatus.DONE, new WriteStats()).runComplete()).isFalse();
+
+        updates.put("run", Map.of("shards", AttributeValue.fromN("1"), "completeShards", AttributeValue.fromSs(List.of("0"))));
+        assertThat(store.count("r1", TASK, 0, TaskStatus.DONE, new WriteStats()).runComplete()).isTrue();
+    }
+
+    @Test
+    void count_ofAPartitionedRunsTaskWhoseMessageNamesNoShardFailsRatherThanGuess() {
+        items.put("run", Map.of("partitions", AttributeValue.fromN("2")));
+
+        assertThatThrownBy(() -> store.count("r1", TASK, null, TaskStatus.DONE, new WriteStats()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("names no progress shard");
     }
 }

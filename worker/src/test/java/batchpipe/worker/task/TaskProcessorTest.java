@@ -95,6 +95,7 @@ class TaskProcessorTest {
     @BeforeEach
     void setUp() {
         books = mock(TaskBooks.class);
+        when(books.layout(anyString(), any())).thenAnswer(call -> batchpipe.common.table.RunPartitions.legacy(call.getArgument(0)));
         records = mock(TaskRecords.class);
         when(books.records()).thenReturn(records);
         when(books.runExists(anyString(), any())).thenReturn(true);
@@ -156,7 +157,7 @@ class TaskProcessorTest {
     @Test
     void process_successIsRecordedDoneWithTheResult() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenReturn(3);
 
         boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
@@ -169,7 +170,7 @@ class TaskProcessorTest {
     @Test
     void process_transientFailureBelowMaxReceiveCountReturnsFalseAndRecordsNothing() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
         boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
@@ -181,7 +182,7 @@ class TaskProcessorTest {
     @Test
     void process_transientFailureOnTheLastReceiveIsRecordedFailedAndReturnsFalse() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
         boolean deletable = processor.process(message(HASH_BODY, "3"), INVOCATION, metrics, ledger);
 
@@ -198,7 +199,7 @@ class TaskProcessorTest {
     @Test
     void process_transientFailureAfterTheLastReceiveIsRecordedToo() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
         assertThat(processor.process(message(HASH_BODY, "5"), INVOCATION, metrics, ledger)).isFalse();
         assertThat(recorded().status()).isEqualTo(TaskStatus.FAILED);
@@ -287,7 +288,7 @@ class TaskProcessorTest {
     @Test
     void process_returnsFalseWhenTheRecordCannotBeWritten() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenReturn(3);
         doThrow(new IllegalStateException("DynamoDB unavailable")).when(books).close(any(), any(), any());
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isFalse();
@@ -306,7 +307,7 @@ class TaskProcessorTest {
     @Test
     void process_transientFailureKeepsItsErrorForTheDeadLetterRecorder() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenThrow(new IllegalStateException("throttled"));
 
         processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
@@ -316,7 +317,7 @@ class TaskProcessorTest {
     @Test
     void process_duplicateThatLostTheConditionalWriteIsAcknowledgedAndNotCountedAsDone() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenReturn(3);
         when(books.close(any(), any(), any())).thenReturn(new TaskBooks.Recorded(false, TaskStatus.DONE, ProgressShards.Count.RUN_NOT_COMPLETE));
 
         assertThat(processor.process(message(HASH_BODY, "1"), INVOCATION, metrics, ledger)).isTrue();
@@ -345,7 +346,7 @@ class TaskProcessorTest {
     @Test
     void process_recordsWhenSqsAcceptedTheMessageSoQueueWaitStartsThere() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenReturn(3);
         SQSMessage message = message(HASH_BODY, "1");
         message.setAttributes(Map.of("ApproximateReceiveCount", "1", "SentTimestamp", "1796000500000"));
 
@@ -357,7 +358,7 @@ class TaskProcessorTest {
     @Test
     void process_completingARunLeavesItsAnnouncementToTheEndOfTheInvocation() throws Exception {
         when(records.find(eq("r1"), eq("hash-000001"), any())).thenReturn(Optional.empty());
-        when(hashes.execute(eq(HASH_TASK), any(WriteStats.class))).thenReturn(3);
+        when(hashes.execute(eq(HASH_TASK), any(), any(WriteStats.class))).thenReturn(3);
         when(books.close(any(TaskRecord.class), any(), any())).thenReturn(
                 new TaskBooks.Recorded(true, TaskStatus.DONE, new ProgressShards.Count(true, null)));
 
