@@ -10,7 +10,8 @@ import batchpipe.common.table.RunPartitions;
  * them, one per started KB of the larger of the item's old and new size.
  *
  * <pre>
- * peak WCU/s  = concurrency x (the heaviest kind's WCU/s in one worker invocation)
+ * peak WCU/s  = concurrency x (the heaviest kind's WCU/s in one worker invocation: its tasks a second, bounded by
+ *               the DynamoDB calls each needs and, for hashes, by bcrypt on the most vCPUs a worker has, x each task's WCU)
  * volume WCU  = scan x (record + progress update) + hash tasks x (record + progress update) + hashes x hash item
  * partitions  = min(ceil(peak / 1,000), ceil(volume / 1,000)), at least 1, at most {@value RunPartitions#MAX}
  * </pre>
@@ -30,10 +31,10 @@ public final class PartitionSizing {
     /** One bcrypt hash item, about 150 bytes. */
     public static final int HASH_ITEM_WCU = 1;
     /**
-     * The most scan tasks one worker invocation finishes a second: its batch's 10 messages in flight, each
-     * needing a GetObject and four DynamoDB calls in turn, at least 40 ms.
+     * The most tasks one worker invocation finishes a second, of either kind: its batch's 10 messages in
+     * flight, each needing four DynamoDB calls in turn (and a scan a GetObject), at least 40 ms.
      */
-    public static final int SCAN_TASKS_PER_INVOCATION_SECOND = 250;
+    public static final int TASKS_PER_INVOCATION_SECOND = 250;
     /** The most vCPUs a worker has (10,240 MB), each hashing on its own. */
     public static final int MAX_WORKER_VCPUS = 6;
     /** jBCrypt at cost 10 on one vCPU, warm (GUIDE.md's measurement on this machine); each cost step doubles it. */
@@ -52,12 +53,14 @@ public final class PartitionSizing {
 
         /** The most write units one worker invocation writes a second, doing the heaviest kind of task the run has. */
         public double peakWcuPerInvocation() {
-            double scan = scans ? SCAN_TASKS_PER_INVOCATION_SECOND * (double) (SCAN_RECORD_WCU + PROGRESS_UPDATE_WCU) : 0;
+            double scan = scans ? TASKS_PER_INVOCATION_SECOND * (double) (SCAN_RECORD_WCU + PROGRESS_UPDATE_WCU) : 0;
             double hash = 0;
             if (hashTasks > 0) {
                 double hashesPerSecond = MAX_WORKER_VCPUS * 1000.0 / (BCRYPT_MS_AT_COST_10 * Math.pow(2, hashCost - 10));
                 double hashesPerTask = (double) hashes / hashTasks;
-                hash = hashesPerSecond * (HASH_ITEM_WCU + (HASH_RECORD_WCU + PROGRESS_UPDATE_WCU) / hashesPerTask);
+                // bcrypt bounds the tasks of many dear hashes, the DynamoDB calls of each task those of few cheap ones
+                double tasksPerSecond = Math.min(hashesPerSecond / hashesPerTask, TASKS_PER_INVOCATION_SECOND);
+                hash = tasksPerSecond * (HASH_RECORD_WCU + PROGRESS_UPDATE_WCU + hashesPerTask * HASH_ITEM_WCU);
             }
             return Math.max(scan, hash);
         }

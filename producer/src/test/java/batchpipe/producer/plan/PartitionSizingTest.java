@@ -36,11 +36,20 @@ class PartitionSizingTest {
 
     @Test
     void cheapHashesAtManyWorkersNeedTheMostPartitionsAndTheCountIsCapped() {
-        // cost 4: 6 vCPUs x 1,000 / (63 / 64) ms = 6,095 hashes/s per worker, 1 WCU each
-        PartitionSizing.Load load = new PartitionSizing.Load(0, false, 10_000, 10_000_000, 4);
+        // cost 4: 6 vCPUs x 1,000 / (63 / 64) ms = 6,095 hashes/s per worker: 60.95 tasks of 100 a second, x 111 WCU
+        PartitionSizing.Load load = new PartitionSizing.Load(0, false, 10_000, 1_000_000, 4);
 
-        assertThat(PartitionSizing.forRate(load, 5)).isEqualTo(31);
+        assertThat(PartitionSizing.forRate(load, 5)).isEqualTo(34);
         assertThat(PartitionSizing.forRate(load, 1_000)).isEqualTo(1_000);
+    }
+
+    @Test
+    void hashTasksOfOnePasswordAreBoundByTheirDynamoDbCallsNotByBcrypt() {
+        // 6,095 one-hash tasks a second by bcrypt, but at most 250 by their calls: 250 x (1 + 10 + 1) = 3,000 WCU/s
+        PartitionSizing.Load load = new PartitionSizing.Load(4_000, true, 96_000, 96_000, 4);
+
+        assertThat(load.peakWcuPerInvocation()).isEqualTo(3_250.0); // the scans' 250 x 13 is the heavier
+        assertThat(PartitionSizing.forRate(load, 8)).isEqualTo(26);
     }
 
     @Test
