@@ -100,7 +100,7 @@ public final class ReportService {
             events.publish(new RunCompleted(runId, label, status, headline, location));
         }
         metrics.accept(Json.write(EmfMetrics.document(summary, clock.millis())));
-        LOG.info("report written", "runId", runId, "report", location.uri(), "status", status, "tasks", built.tasks().size());
+        LOG.info("report written", "runId", runId, "report", location.uri(), "status", status, "tasks", built.taskCount());
         return built;
     }
 }

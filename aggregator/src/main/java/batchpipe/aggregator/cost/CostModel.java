@@ -39,6 +39,12 @@ public final class CostModel {
 
     public CostReport compute(List<TaskRecord> tasks, List<BilledInvocation> invocations, UsageModel.Usage usage,
                               CostAssumptions assumptions) {
+        return compute(TaskTotals.of(tasks, prices.writeUnitBytes()), invocations, usage, assumptions);
+    }
+
+    /** From the task records' totals, folded as the records were read (the aggregator holds no records). */
+    public CostReport compute(TaskTotals tasks, List<BilledInvocation> invocations, UsageModel.Usage usage,
+                              CostAssumptions assumptions) {
         List<CostReport.Line> lines = new ArrayList<>();
 
         // Lambda, each invocation at the price of the architecture it ran on.
@@ -131,8 +137,8 @@ public final class CostModel {
                         "when no REPORT lines are given: the producer's and the aggregator's invocations"));
     }
 
-    private static BigDecimal perMillionTasks(BigDecimal total, List<TaskRecord> tasks) {
-        return tasks.isEmpty() ? null : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size())));
+    private static BigDecimal perMillionTasks(BigDecimal total, TaskTotals tasks) {
+        return tasks.isEmpty() ? null : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.tasks())));
     }
 
     /** The lambda cost of {@code invocations} all priced as {@code architecture}; those that ran elsewhere scaled by {@code ratios}. */
@@ -161,7 +167,7 @@ public final class CostModel {
      * projected with a duration ratio: the one given, or one measured in this run if it ran on both,
      * or else 1 (the same duration), and the report says which.
      */
-    private CostReport.Scenarios byArchitecture(List<TaskRecord> tasks, List<BilledInvocation> invocations, BigDecimal other,
+    private CostReport.Scenarios byArchitecture(TaskTotals tasks, List<BilledInvocation> invocations, BigDecimal other,
                                                 CostAssumptions assumptions) {
         Ratio ratio = ratio(tasks, assumptions);
         Map<String, CostReport.Scenario> scenarios = new LinkedHashMap<>();
@@ -192,20 +198,11 @@ public final class CostModel {
     }
 
     /** arm64 duration ÷ x86_64 duration, and where it comes from. */
-    static Ratio ratio(List<TaskRecord> tasks, CostAssumptions assumptions) {
+    static Ratio ratio(TaskTotals tasks, CostAssumptions assumptions) {
         if (assumptions.arm64SpeedRatio() != null) {
             return new Ratio(assumptions.arm64SpeedRatio().arm64OverX86(), assumptions.arm64SpeedRatio().source(), false);
         }
-        long armTasks = 0, armMs = 0, x86Tasks = 0, x86Ms = 0;
-        for (TaskRecord t : tasks) {
-            if ("arm64".equals(t.invocation().architecture())) {
-                armTasks++;
-                armMs += t.durationMs();
-            } else if ("x86_64".equals(t.invocation().architecture())) {
-                x86Tasks++;
-                x86Ms += t.durationMs();
-            }
-        }
+        long armTasks = tasks.armTasks(), armMs = tasks.armMs(), x86Tasks = tasks.x86Tasks(), x86Ms = tasks.x86Ms();
         if (armTasks > 0 && x86Tasks > 0 && armMs > 0 && x86Ms > 0) {
             BigDecimal value = Numbers.divide(Numbers.divide(BigDecimal.valueOf(armMs), BigDecimal.valueOf(armTasks)),
                     Numbers.divide(BigDecimal.valueOf(x86Ms), BigDecimal.valueOf(x86Tasks)));
@@ -233,7 +230,7 @@ public final class CostModel {
     }
 
     /** Each architecture at {@code runsPerMonth}: GB-seconds through the volume tiers, the rest linear. */
-    private CostReport.Monthly monthly(List<TaskRecord> tasks, List<BilledInvocation> invocations, BigDecimal other,
+    private CostReport.Monthly monthly(TaskTotals tasks, List<BilledInvocation> invocations, BigDecimal other,
                                        CostAssumptions assumptions) {
         Ratio ratio = ratio(tasks, assumptions);
         BigDecimal runs = BigDecimal.valueOf(assumptions.runsPerMonth());
@@ -257,23 +254,19 @@ public final class CostModel {
      * measure the compute (by far the largest part) follows; per GB scanned and per thousand hashes
      * divide each kind's share by its own output.
      */
-    private static Map<String, CostReport.KindCost> byKind(List<TaskRecord> tasks, BigDecimal total) {
+    private static Map<String, CostReport.KindCost> byKind(TaskTotals tasks, BigDecimal total) {
         Map<String, Long> taskMs = new TreeMap<>();
         Map<String, Long> counts = new TreeMap<>();
-        long bytes = 0, hashes = 0, allMs = 0;
-        for (TaskRecord t : tasks) {
-            String kind = String.valueOf(t.kind());
-            long ms = t.durationMs();
-            taskMs.merge(kind, ms, Long::sum);
-            counts.merge(kind, 1L, Long::sum);
-            allMs += ms;
-            if (t.scan() != null) bytes += t.scan().bytes();
-            if (t.hash() != null) hashes += t.hash().hashes();
+        long bytes = tasks.scannedBytes(), hashes = tasks.hashes(), allMs = 0;
+        for (Map.Entry<String, long[]> kind : tasks.byKind().entrySet()) {
+            counts.put(kind.getKey(), kind.getValue()[0]);
+            taskMs.put(kind.getKey(), kind.getValue()[1]);
+            allMs += kind.getValue()[1];
         }
         Map<String, CostReport.KindCost> byKind = new LinkedHashMap<>();
         for (Map.Entry<String, Long> e : taskMs.entrySet()) {
             BigDecimal share = allMs == 0
-                    ? Numbers.divide(BigDecimal.valueOf(counts.get(e.getKey())), BigDecimal.valueOf(tasks.size()))
+                    ? Numbers.divide(BigDecimal.valueOf(counts.get(e.getKey())), BigDecimal.valueOf(tasks.tasks()))
                     : Numbers.divide(BigDecimal.valueOf(e.getValue()), BigDecimal.valueOf(allMs));
             BigDecimal kindCost = total.multiply(share);
             BigDecimal gbScanned = null, perGbScanned = null, perThousandHashes = null;

@@ -3,7 +3,6 @@ package batchpipe.aggregator.delivery;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.report.HtmlReport;
 import batchpipe.aggregator.report.MarkdownReport;
-import batchpipe.aggregator.report.TasksCsv;
 import batchpipe.common.json.Json;
 
 import java.util.LinkedHashMap;
@@ -16,17 +15,28 @@ import java.util.Map;
  */
 public final class ReportDocuments {
     public static final String REPORT_JSON = "report.json";
-    public static final List<String> FILE_NAMES = List.of(REPORT_JSON, "report.md", "tasks.csv", "report.html");
+    public static final String TASKS_CSV = "tasks.csv";
+    public static final List<String> FILE_NAMES = List.of(REPORT_JSON, "report.md", TASKS_CSV, "report.html");
 
     private ReportDocuments() {
     }
 
-    /** report.json (every figure and its inputs), report.md, tasks.csv and report.html, in that order. */
+    /**
+     * report.json (every figure and its inputs), report.md, tasks.csv and report.html, in that order, as
+     * text: for a run small enough to hold its tasks.csv ({@link #renderFigures} and the rows' own stream otherwise).
+     */
     public static Map<String, String> render(RunReport report) {
+        Map<String, String> files = new LinkedHashMap<>();
+        Map<String, String> figures = renderFigures(report);
+        for (String name : FILE_NAMES) files.put(name, name.equals(TASKS_CSV) ? report.tasksCsv().render() : figures.get(name));
+        return files;
+    }
+
+    /** report.json, report.md and report.html: the files of figures, whose size does not grow with the tasks. */
+    public static Map<String, String> renderFigures(RunReport report) {
         Map<String, String> files = new LinkedHashMap<>();
         files.put(REPORT_JSON, Json.writePretty(report.report()) + "\n");
         files.put("report.md", MarkdownReport.render(report.report()));
-        files.put("tasks.csv", TasksCsv.render(report.tasks()));
         files.put("report.html", HtmlReport.render(report.report()));
         return files;
     }

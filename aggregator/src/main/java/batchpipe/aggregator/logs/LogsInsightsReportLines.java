@@ -1,10 +1,10 @@
 package batchpipe.aggregator.logs;
 
 import batchpipe.aggregator.ReportLineSource;
+import batchpipe.aggregator.cost.InvocationSpans;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.run.RunRecord;
-import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.WorkerInvocation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
@@ -111,17 +111,17 @@ public final class LogsInsightsReportLines implements ReportLineSource {
     }
 
     @Override
-    public Found find(RunRecord run, List<TaskRecord> tasks, Instant deadline) {
+    public Found find(RunRecord run, InvocationSpans spans, Instant deadline) {
         Map<String, Invocation> invocations = new TreeMap<>();
         int unusable = 0;
         long firstStart = Long.MAX_VALUE;
         long lastFinish = Long.MIN_VALUE;
-        for (TaskRecord task : tasks) {
-            WorkerInvocation worker = task.invocation();
+        for (InvocationSpans.Span span : spans.spans()) {
+            WorkerInvocation worker = span.invocation();
             String requestId = worker.requestId();
             if (requestId == null || requestId.isBlank()) continue;
             if (!REQUEST_ID.matcher(requestId).matches()) {
-                unusable++;
+                unusable += span.tasks();
                 continue;
             }
             invocations.putIfAbsent(requestId, new Invocation(
@@ -129,8 +129,8 @@ public final class LogsInsightsReportLines implements ReportLineSource {
                     worker.architecture() != null ? worker.architecture() : "unknown",
                     worker.memoryMb() == null ? 0 : worker.memoryMb()));
             // A record without its times would stretch the window (and the bytes scanned, which are billed) back to 1970.
-            if (task.startedAt() > 0) firstStart = Math.min(firstStart, task.startedAt());
-            if (task.finishedAt() > 0) lastFinish = Math.max(lastFinish, task.finishedAt());
+            firstStart = Math.min(firstStart, span.firstTimedStart());
+            lastFinish = Math.max(lastFinish, span.lastTimedFinish());
         }
         if (invocations.isEmpty()) {
             return new Found(List.of(), "none: no task record carries a worker request id to look up in CloudWatch Logs,"

@@ -8,6 +8,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,11 +49,16 @@ public final class TasksCsv {
     }
 
     private static List<String> columnsOf(List<Map<String, AttributeValue>> items) {
+        Set<String> attributes = new HashSet<>();
+        for (Map<String, AttributeValue> item : items) attributes.addAll(item.keySet());
+        return columnsOf(attributes);
+    }
+
+    /** The columns of rows whose items hold, between them, {@code attributes}. */
+    static List<String> columnsOf(Collection<String> attributes) {
         Set<String> extra = new TreeSet<>();
-        for (Map<String, AttributeValue> item : items) {
-            for (String attribute : item.keySet()) {
-                if (!KNOWN_COLUMNS.contains(attribute) && !KEYS.contains(attribute)) extra.add(attribute);
-            }
+        for (String attribute : attributes) {
+            if (!KNOWN_COLUMNS.contains(attribute) && !KEYS.contains(attribute)) extra.add(attribute);
         }
         Set<String> columns = new LinkedHashSet<>(KNOWN_COLUMNS);
         columns.addAll(extra);
@@ -77,6 +84,14 @@ public final class TasksCsv {
             csv.append("\r\n");
         }
         return csv.toString();
+    }
+
+    /**
+     * The cell of one attribute as {@link #render} writes it: the stored value in the table's number forms,
+     * escaped for CSV and spreadsheets.
+     */
+    static String cell(AttributeValue stored) {
+        return field(ItemCodec.fromAttribute(stored));
     }
 
     static String field(Object value) {
