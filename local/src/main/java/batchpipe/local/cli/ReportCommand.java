@@ -249,7 +249,9 @@ final class ReportCommand implements Callable<Integer> {
         }
         stderr.println(recomputedNotice(runId, runsTable, report));
         Path dir = out != null ? out : Path.of("out", runId, "recomputed");
-        ReportFiles.write(dir, report);
+        try (report) { // its tasks.csv spill is deleted once the files are written
+            ReportFiles.write(dir, report);
+        }
         print(stdout, dir);
         stderr.println("batchpipe report: recomputed files in " + dir + " (" + String.join(", ", ReportFiles.RUN_FILES) + ")");
         return 0;

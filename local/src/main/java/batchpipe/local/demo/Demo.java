@@ -155,8 +155,8 @@ public final class Demo {
         RunReport report = reports.reportAgain(runId, new ReportInputs(reportLines, RuntimeReportLines.source(reportLines.size()),
                 CostAssumptions.defaults()));
         Path outDir = settings.outDir() != null ? settings.outDir() : Path.of("out", runId);
-        if (settings.writeReports()) {
-            ReportFiles.write(outDir, report);
+        try (report) { // its tasks.csv spill is deleted once the files are written
+            if (settings.writeReports()) ReportFiles.write(outDir, report);
         }
         long end = System.nanoTime();
         Phases phases = new Phases(seconds(start, seededAt), seconds(seededAt, plannedAt), seconds(plannedAt, completedAt),

@@ -38,8 +38,11 @@ public final class ReportFiles {
     public static List<Path> write(Path dir, RunReport report) throws IOException {
         createFolder(dir);
         List<Path> written = new ArrayList<>();
-        for (Map.Entry<String, String> file : ReportDocuments.render(report).entrySet()) {
-            written.add(write(dir.resolve(file.getKey()), file.getValue()));
+        Map<String, String> figures = ReportDocuments.renderFigures(report);
+        for (String name : ReportDocuments.FILE_NAMES) {
+            // tasks.csv has a row per task: streamed from its spill, never held whole
+            written.add(name.equals(ReportDocuments.TASKS_CSV) ? write(dir.resolve(name), report.tasksCsv()::writeTo)
+                    : write(dir.resolve(name), figures.get(name)));
         }
         return written;
     }
@@ -86,11 +89,22 @@ public final class ReportFiles {
      * a reader of the folder also never sees half a file.
      */
     private static Path write(Path file, String content) throws IOException {
+        return write(file, out -> out.write(content.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** What writes a file's bytes. */
+    private interface Content {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
+    private static Path write(Path file, Content content) throws IOException {
         Path partial = file.resolveSibling("." + file.getFileName() + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong())
                 + ".partial");
         try {
-            Files.write(partial, content.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                    LinkOption.NOFOLLOW_LINKS);
+            try (java.io.OutputStream out = Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS)) {
+                content.writeTo(out);
+            }
             Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(partial);

@@ -349,12 +349,21 @@ class TemplateWiringTest {
                 case "dynamoDb" -> needs.add(new Need("dynamodb:" + pascal, List.of(table), call));
                 case "sqs" -> needs.add(new Need(operation.startsWith("sendMessage") ? "sqs:SendMessage" : "sqs:" + pascal, queues, call));
                 // The aggregator writes report files: to whichever bucket REPORT_BUCKET names.
-                case "s3" -> needs.add(operation.equals("putObject") ? new Need("s3:PutObject", bucketsOf(f.environment().get("REPORT_BUCKET"),
-                        call), call) : new Need(switch (operation) {
-                    case "listObjectsV2", "listObjectsV2Paginator", "listObjects" -> "s3:ListBucket";
-                    case "getObject", "getObjectAsBytes", "headObject" -> "s3:GetObject";
-                    default -> "s3:" + pascal;
-                }, buckets, call));
+                // A multipart upload's create, parts and completion are authorised as s3:PutObject; its abort has an action of its own.
+                case "s3" -> {
+                    String reportFileAction = switch (operation) {
+                        case "putObject", "createMultipartUpload", "uploadPart", "completeMultipartUpload" -> "s3:PutObject";
+                        case "abortMultipartUpload" -> "s3:AbortMultipartUpload";
+                        default -> null;
+                    };
+                    needs.add(reportFileAction != null
+                            ? new Need(reportFileAction, bucketsOf(f.environment().get("REPORT_BUCKET"), call), call)
+                            : new Need(switch (operation) {
+                                case "listObjectsV2", "listObjectsV2Paginator", "listObjects" -> "s3:ListBucket";
+                                case "getObject", "getObjectAsBytes", "headObject" -> "s3:GetObject";
+                                default -> "s3:" + pascal;
+                            }, buckets, call));
+                }
                 case "logs" -> needs.add(switch (operation) {
                     // The log groups the aggregator queries are the ones its configuration names.
                     case "startQuery" -> new Need("logs:StartQuery", logGroupsOf(f), call);
