@@ -10,7 +10,6 @@ import batchpipe.common.table.ProgressShards;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

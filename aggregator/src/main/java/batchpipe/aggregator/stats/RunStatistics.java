@@ -34,8 +34,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Turns a run's record and task records into the report's figures. Every figure is computed from the
- * task records alone (plus the run's creation time), so tasks.csv is enough to check it by hand:
+ * Turns a run's record and task records into the report's figures, from a list of them: the definition
+ * of each figure. The aggregator computes the same figures without holding the records
+ * ({@link FiguresFold}, checked against this class by {@code StreamingReportTest}). Every figure is
+ * computed from the task records alone (plus the run's creation time), so tasks.csv is enough to check
+ * it by hand:
  * <ul>
  *   <li>window = last {@code finishedAt} − run {@code createdAt} (or first {@code startedAt} without one);</li>
  *   <li>throughput = total ÷ window seconds (tasks, events, uncompressed MB = 10^6 bytes, hashes);</li>
