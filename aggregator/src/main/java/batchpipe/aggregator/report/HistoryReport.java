@@ -28,6 +28,8 @@ public final class HistoryReport {
     private static final DateTimeFormatter STARTED = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
     private static final List<String> COLUMNS = List.of("#", "run", "label", "started (UTC)", "tasks", "cost per 1M tasks",
             "p50 task", "p99 task", "tasks/s", "failures", "cold-start share", "verdict");
+    private static final int LABEL_COLUMN = COLUMNS.indexOf("label");
+    private static final int STARTED_COLUMN = COLUMNS.indexOf("started (UTC)");
     /** Columns whose cells are figures, right-aligned. */
     private static final Set<String> NUMERIC = Set.of("#", "tasks", "cost per 1M tasks", "p50 task", "p99 task", "tasks/s", "failures",
             "cold-start share");
@@ -45,13 +47,14 @@ public final class HistoryReport {
             for (Flag flag : run.flags()) md.append("- ").append(MarkdownText.escape(sentence(run, flag))).append("\n");
         }
         md.append("\n## Runs\n\n|");
-        for (String column : COLUMNS) md.append(' ').append(column).append(" |");
+        List<Integer> shown = shownColumns(history);
+        for (int c : shown) md.append(' ').append(COLUMNS.get(c)).append(" |");
         md.append("\n|");
-        for (String column : COLUMNS) md.append(NUMERIC.contains(column) ? "---:|" : "---|");
+        for (int c : shown) md.append(NUMERIC.contains(COLUMNS.get(c)) ? "---:|" : "---|");
         md.append('\n');
         for (List<String> row : rows(history)) {
             md.append('|');
-            for (String cell : row) md.append(' ').append(MarkdownText.escape(cell)).append(" |");
+            for (int c : shown) md.append(' ').append(MarkdownText.escape(row.get(c))).append(" |");
             md.append('\n');
         }
         md.append("\n## What each figure is\n\n");
@@ -74,15 +77,23 @@ public final class HistoryReport {
             html.append("</ul>\n");
         }
         html.append("<div class=\"charts\">\n").append(charts(history)).append("</div>\n<h2>Runs</h2>\n<table id=\"history\"><tr>");
-        for (String column : COLUMNS) html.append(NUMERIC.contains(column) ? "<th class=\"n\">" : "<th>").append(Html.escape(column)).append("</th>");
+        List<Integer> shown = shownColumns(history);
+        for (int c : shown) html.append(NUMERIC.contains(COLUMNS.get(c)) ? "<th class=\"n\">" : "<th>").append(Html.escape(COLUMNS.get(c))).append("</th>");
         html.append("</tr>");
         List<List<String>> rows = rows(history);
         for (int r = 0; r < rows.size(); r++) {
             html.append(history.runs().get(r).flagged() ? "<tr class=\"flagged\">" : "<tr>");
-            for (int c = 0; c < COLUMNS.size(); c++) {
-                String column = COLUMNS.get(c);
-                html.append(NUMERIC.contains(column) ? "<td class=\"n\">" : column.equals("run") ? "<td class=\"id\">" : "<td>")
-                        .append(Html.escape(rows.get(r).get(c))).append("</td>");
+            for (int c : shown) {
+                String column = COLUMNS.get(c), cell = rows.get(r).get(c);
+                if (c == STARTED_COLUMN) {
+                    // The date and the time each stay whole; the line may break only between them.
+                    html.append("<td>").append(String.join(" ", java.util.Arrays.stream(cell.split(" "))
+                            .map(part -> "<span class=\"whole\">" + Html.escape(part) + "</span>").toList())).append("</td>");
+                    continue;
+                }
+                html.append(NUMERIC.contains(column) ? "<td class=\"n\">" : c == LABEL_COLUMN ? "<td class=\"label\">"
+                                : column.equals("run") ? "<td class=\"id\">" : "<td>")
+                        .append(Html.escape(cell)).append("</td>");
             }
             html.append("</tr>");
         }
@@ -91,18 +102,28 @@ public final class HistoryReport {
         return html.append("</ul>\n</body>\n</html>\n").toString();
     }
 
-    /** The page's own rules beside the shared style: flagged rows stand out, run ids may break rather than widen the table. */
+    /** The columns of the table: the label only when runs of every label are shown (else the first line says it). */
+    private static List<Integer> shownColumns(RunHistory history) {
+        return java.util.stream.IntStream.range(0, COLUMNS.size()).filter(c -> c != LABEL_COLUMN || history.label() == null).boxed().toList();
+    }
+
+    /**
+     * The page's own rules beside the shared style: flagged rows stand out; headings wrap, cells are a little
+     * tighter and run ids and labels may break anywhere, so that twelve columns fit an 800 px window unclipped.
+     */
     private static final String STYLE = """
             tr.flagged td { background: #fef2f2; } tr.flagged td:last-child { color: #b91c1c; font-weight: 600; }
             li.flag { color: #b91c1c; margin: 4px 0; }
-            td.id { overflow-wrap: anywhere; min-width: 9em; } #history th { vertical-align: bottom; }
+            #history { font-size: 13px; } #history th { vertical-align: bottom; white-space: normal; }
+            #history th, #history td { padding: 4px 5px; } td.id { overflow-wrap: anywhere; min-width: 7em; }
+            td.label { overflow-wrap: anywhere; min-width: 5em; } span.whole { white-space: nowrap; }
             """;
 
     private static String scope(RunHistory history) {
         String which = history.label() == null ? "every label" : "label \"" + history.label() + "\"";
         String shown = history.runs().size() == history.consideredRuns() ? count(history.runs().size()) + " runs"
                 : "the last " + count(history.runs().size()) + " of " + count(history.consideredRuns()) + " runs";
-        return shown + " of " + which + ", oldest first, from the report.json files in " + history.source() + ".";
+        return shown + " of " + which + ", oldest first, from the report.json of each run folder in " + history.source() + ".";
     }
 
     private static String rule(RunHistory history) {
@@ -169,9 +190,9 @@ public final class HistoryReport {
                 List.of(new TrendCharts.Line("cost per million tasks", SvgCharts.PALETTE[0], cost)), costFlags,
                 v -> usd(BigDecimal.valueOf(v))) + "\n"
                 + TrendCharts.trend("history-duration", "Task duration, p99 and p50", "milliseconds", runs,
-                List.of(new TrendCharts.Line("p99 task duration", SvgCharts.PALETTE[1], p99),
-                        new TrendCharts.Line("p50 task duration", SvgCharts.PALETTE[2], p50)), p99Flags,
-                v -> significant(BigDecimal.valueOf(v)) + " ms") + "\n"
+                List.of(new TrendCharts.Line("p99 task duration (ms)", SvgCharts.PALETTE[1], p99),
+                        new TrendCharts.Line("p50 task duration (ms)", SvgCharts.PALETTE[2], p50)), p99Flags,
+                v -> significant(BigDecimal.valueOf(v))) + "\n"
                 + TrendCharts.trend("history-throughput", "Throughput", "tasks per second", runs,
                 List.of(new TrendCharts.Line("tasks per second", SvgCharts.PALETTE[3], throughput)), Set.of(),
                 v -> significant(BigDecimal.valueOf(v))) + "\n";

@@ -19,20 +19,34 @@ class HistoryReportTest {
         }
         runs.add(new RunPoint("r5", lastLabel, 1_764_547_200_000L + 600_000L, new BigDecimal("13.5"), 1_900L, 4_012L, 0.81234, 12_345, 2,
                 0.5, false));
-        return RunHistory.judge(runs, 5, new BigDecimal("20"), 20, lastLabel, "out");
+        return RunHistory.judge(runs, 5, new BigDecimal("20"), 20, lastLabel, "out/");
     }
 
     @Test
     void markdown_saysWhichFigureOfWhichRunIsHowFarAboveWhichMedian() {
         String md = HistoryReport.markdown(history("nightly"));
 
-        assertThat(md).startsWith("# Batchpipe run history\n\n6 runs of label \"nightly\", oldest first, from the report.json files in out.\n")
+        assertThat(md).startsWith("# Batchpipe run history\n\n6 runs of label \"nightly\", oldest first, from the report.json of each run folder in out/.\n")
                 .contains("- Run r5 (nightly): p99 task duration 4.012 s is 293.3% above the baseline median 1.02 s of runs r0, r1, r2, r3, r4.\n")
                 .doesNotContain("cost per million tasks $13.5 is");
         assertThat(md.lines().filter(l -> l.startsWith("| ")).toList())
-                .contains("| 1 | r0 | nightly | 2025-12-01 00:00:00 | 12,345 | $13.21 | 480 ms | 1 s | 3.142 | 0 | 25% |"
+                .contains("| 1 | r0 | 2025-12-01 00:00:00 | 12,345 | $13.21 | 480 ms | 1 s | 3.142 | 0 | 25% |"
                                 + " not judged (0 of 5 runs before) |",
-                        "| 6 | r5 | nightly | 2025-12-01 00:10:00 | 12,345 | $13.5 | 1.9 s | 4.012 s | 0.8123 | 2 | 50% of tasks | flagged: p99 |");
+                        "| 6 | r5 | 2025-12-01 00:10:00 | 12,345 | $13.5 | 1.9 s | 4.012 s | 0.8123 | 2 | 50% of tasks | flagged: p99 |");
+    }
+
+    @Test
+    void markdown_ofEveryLabel_hasALabelColumn() {
+        RunHistory everyLabel = RunHistory.judge(history("nightly").runs().stream().map(RunHistory.JudgedRun::run).toList(), 5,
+                new BigDecimal("20"), 20, null, "out/");
+
+        assertThat(HistoryReport.markdown(everyLabel)).contains("6 runs of every label", "| # | run | label | started (UTC) |",
+                "| 6 | r5 | nightly | 2025-12-01 00:10:00 |");
+    }
+
+    @Test
+    void html_keepsTheDateAndTheTimeOfAStartWhole() {
+        assertThat(HistoryReport.html(history("nightly"))).contains("<td><span class=\"whole\">2025-12-01</span> <span class=\"whole\">00:10:00</span></td>");
     }
 
     @Test
@@ -63,6 +77,6 @@ class HistoryReportTest {
                 .doesNotContain("href=", "src=", "url(", "@import", "<script");
         // the p99 point of run #6 is the flagged one; the cost chart has none
         assertThat(html.split("class=\"point flagged\"")).hasSize(2);
-        assertThat(html).contains("#6, p99 task duration: 4,012 ms (flagged)");
+        assertThat(html).contains("#6, p99 task duration (ms): 4,012 (flagged)");
     }
 }

@@ -415,7 +415,7 @@ final class ReportCommand implements Callable<Integer> {
         PrintWriter stderr = spec.commandLine().getErr();
         for (String skipped : found.skipped()) stderr.println("batchpipe report: skipped " + ControlCharacters.escape(skipped));
         if (found.reports().isEmpty()) {
-            throw new IllegalArgumentException("no stored report found: looked for " + found.where() + (found.skipped().isEmpty() ? ""
+            throw new IllegalArgumentException("no stored report found: no <runId>/report.json in " + found.where() + (found.skipped().isEmpty() ? ""
                     : " (" + found.skipped().size() + " unreadable, skipped)") + "; a run leaves one there when it completes (`batchpipe demo`,"
                     + " `batchpipe run --spec FILE --wait`), or name where they are with --from DIR, --reports s3://bucket/prefix/ or --stack NAME");
         }

@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  *
  * @param reports the reports read, in no particular order
  * @param skipped one line per file that could not be read as a report: the file and why
- * @param where   where they were looked for, for the page and for the error when there are none
+ * @param where   the folder or S3 prefix whose {@code <runId>/report.json} files were looked for, for the page and
+ *                for the error when there are none
  */
 public record StoredRunReports(List<Report> reports, List<String> skipped, String where) {
     public StoredRunReports {
@@ -33,7 +34,7 @@ public record StoredRunReports(List<Report> reports, List<String> skipped, Strin
     public static StoredRunReports inFolder(Path root) throws IOException {
         List<Report> reports = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
-        String where = root + "/*/" + ReportDocuments.REPORT_JSON;
+        String where = root.toString().endsWith("/") ? root.toString() : root + "/";
         if (!Files.isDirectory(root)) return new StoredRunReports(reports, skipped, where);
         List<Path> files;
         try (Stream<Path> folders = Files.list(root)) {
@@ -59,7 +60,7 @@ public record StoredRunReports(List<Report> reports, List<String> skipped, Strin
             String text = s3.getObjectAsBytes(b -> b.bucket(bucket).key(object.key())).asUtf8String();
             read(text, uri, reports, skipped);
         }
-        return new StoredRunReports(reports, skipped, "s3://" + bucket + "/" + prefix + "*/" + ReportDocuments.REPORT_JSON);
+        return new StoredRunReports(reports, skipped, "s3://" + bucket + "/" + prefix);
     }
 
     private static void read(String text, String name, List<Report> reports, List<String> skipped) {
