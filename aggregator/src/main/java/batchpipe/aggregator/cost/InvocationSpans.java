@@ -25,6 +25,7 @@ public final class InvocationSpans {
         private final String key;
         private final WorkerInvocation invocation;
         private int tasks;
+        private boolean cold;
         private long firstStart = Long.MAX_VALUE, lastFinish = Long.MIN_VALUE, initMs;
         private long firstTimedStart = Long.MAX_VALUE, lastTimedFinish = Long.MIN_VALUE;
 
@@ -37,7 +38,10 @@ public final class InvocationSpans {
             tasks++;
             firstStart = Math.min(firstStart, t.startedAt());
             lastFinish = Math.max(lastFinish, t.finishedAt());
-            if (t.invocation().cold() && t.invocation().initMs() != null) initMs = Math.max(initMs, t.invocation().initMs());
+            if (t.invocation().cold()) {
+                cold = true;
+                if (t.invocation().initMs() != null) initMs = Math.max(initMs, t.invocation().initMs());
+            }
             if (t.startedAt() > 0) firstTimedStart = Math.min(firstTimedStart, t.startedAt());
             if (t.finishedAt() > 0) lastTimedFinish = Math.max(lastTimedFinish, t.finishedAt());
         }
@@ -62,6 +66,11 @@ public final class InvocationSpans {
 
         public long lastFinish() {
             return lastFinish;
+        }
+
+        /** Whether one of its records says its instance started cold. */
+        public boolean cold() {
+            return cold;
         }
 
         /** The longest init duration its cold records state; 0 when none is. */

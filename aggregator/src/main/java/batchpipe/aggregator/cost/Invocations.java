@@ -44,17 +44,24 @@ public final class Invocations {
     }
 
     static BilledInvocation fromReportLine(ReportLine line, int tasks) {
-        long init = line.initMs() == null ? 0 : (long) Math.ceil(line.initMs());
+        ReportLine.StartShare start = line.startShare();
         return new BilledInvocation(line.requestId(), line.function(), line.architecture(), line.memoryMb(),
-                line.billedMs(), init, tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb());
+                line.billedMs(), start.billedMs(), tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb(), start.start());
     }
 
+    /**
+     * An invocation no REPORT line describes, billed as Lambda bills a cold start today: the task records' span (a
+     * lower bound) plus the INIT the first task recorded, which Billed Duration would include.
+     */
     static BilledInvocation fromTaskRecords(InvocationSpans.Span span) {
         WorkerInvocation first = span.invocation();
         String architecture = first.architecture() != null ? first.architecture() : "unknown";
         String function = first.functionName() != null ? first.functionName() : "unknown";
         int memoryMb = first.memoryMb() == null ? 0 : first.memoryMb();
-        return new BilledInvocation(span.key(), function, architecture, memoryMb, Math.max(1, span.lastFinish() - span.firstStart()),
-                span.initMs(), span.tasks(), BilledInvocation.FROM_TASK_RECORDS);
+        long init = span.initMs();
+        long taskSpan = Math.max(1, span.lastFinish() - span.firstStart());
+        return new BilledInvocation(span.key(), function, architecture, memoryMb, taskSpan + init, init,
+                span.tasks(), BilledInvocation.FROM_TASK_RECORDS, null,
+                span.cold() ? BilledInvocation.Start.INIT : BilledInvocation.Start.WARM);
     }
 }
