@@ -11,22 +11,29 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A run's four report files, rendered once, by name: what the aggregator puts in S3 and the CLI writes
+ * A run's report files, rendered once, by name: what the aggregator puts in S3 and the CLI writes
  * into out/&lt;runId&gt;/, so that both places hold the same bytes.
  */
 public final class ReportDocuments {
     public static final String REPORT_JSON = "report.json";
-    public static final List<String> FILE_NAMES = List.of(REPORT_JSON, "report.md", "tasks.csv", "report.html");
+    public static final String COUNT_BY_CSV = "countby.csv";
+    public static final List<String> FILE_NAMES = List.of(REPORT_JSON, "report.md", "tasks.csv", COUNT_BY_CSV, "report.html");
+    /** Files that reports stored before them lack: a copy of such a report goes on without them. */
+    public static final List<String> ADDED_LATER = List.of(COUNT_BY_CSV);
 
     private ReportDocuments() {
     }
 
-    /** report.json (every figure and its inputs), report.md, tasks.csv and report.html, in that order. */
+    /**
+     * report.json (every figure and its inputs), report.md, tasks.csv, countby.csv (countBy in long format:
+     * task, path, value, events) and report.html, in that order.
+     */
     public static Map<String, String> render(RunReport report) {
         Map<String, String> files = new LinkedHashMap<>();
         files.put(REPORT_JSON, Json.writePretty(report.report()) + "\n");
         files.put("report.md", MarkdownReport.render(report.report()));
         files.put("tasks.csv", TasksCsv.render(report.tasks()));
+        files.put(COUNT_BY_CSV, TasksCsv.renderCountBy(report.tasks()));
         files.put("report.html", HtmlReport.render(report.report()));
         return files;
     }

@@ -51,5 +51,10 @@ final class Html {
             td code { white-space: normal; overflow-wrap: break-word; }
             th { background: #f9fafb; } .note { color: #4b5563; font-size: 13px; } code { font-size: 13px; }
             .projected { color: #b45309; font-weight: 600; } .measured { color: #15803d; font-weight: 600; }
+            .projected-note { color: #b45309; font-size: 12px; white-space: normal; }
+            .local-run { border-left: 4px solid #b45309; background: #fffbeb; padding: 8px 12px; margin: 8px 0 12px; }
+            .scale-toggle > input { margin-left: 0; } .scale-toggle > label { margin-right: 14px; font-size: 14px; color: #374151; }
+            .scale-toggle .cdf-log { display: none; }
+            #cdf-scale-log:checked ~ .cdf-log { display: block; } #cdf-scale-log:checked ~ .cdf-linear { display: none; }
             """;
 }

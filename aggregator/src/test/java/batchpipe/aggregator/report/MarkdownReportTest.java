@@ -37,7 +37,7 @@ class MarkdownReportTest {
     @Test
     void render_startsWithTheRunLabelAndStatus() {
         assertThat(render()).startsWith("# Batchpipe run r1\n\nLabel: demo\n\n"
-                + "Status: **complete**, 2 tasks {done=1, rejected=1} in 2.0 s (last finishedAt - run createdAt).\n\n");
+                + "Status: **complete**, 2 tasks {done=1, rejected=1} in 2 s (last finishedAt - run createdAt).\n\n");
     }
 
     @Test
@@ -47,7 +47,7 @@ class MarkdownReportTest {
                 task("hash-000002", TaskStatus.REJECTED, 1_000, 2_000, 0, "bad input"));
 
         assertThat(MarkdownReport.render(report))
-                .contains("Failures: 1 of 2 planned tasks (50.0%, failed or rejected); tolerated 40%: **tolerance exceeded**.\n\n");
+                .contains("Failures: 1 of 2 planned tasks (50%, failed or rejected); tolerated 40%: **tolerance exceeded**.\n\n");
         assertThat(HtmlReport.render(report)).contains("<b>tolerance exceeded</b>");
     }
 
@@ -55,9 +55,9 @@ class MarkdownReportTest {
     void render_writesARowPerGroupWithThroughputAndDurations() {
         // 2 tasks and 10 hashes in 2 s; durations 1000 and 1000
         assertThat(render())
-                .contains("| all | 2 | 1.0 | 0.0 | 0.0 | 5.0 | 1000 | 1000 | 1000 | 1000 |\n")
-                .contains("| hash | 2 | 1.0 | 0.0 | 0.0 | 5.0 | 1000 | 1000 | 1000 | 1000 |\n")
-                .contains("| arm64/1769MB | 2 | 1.0 | 0.0 | 0.0 | 5.0 | 1000 | 1000 | 1000 | 1000 |\n");
+                .contains("| all | 2 | 1 | 0 | 0 | 5 | 1 s | 1 s† | 1 s† | 1 s |\n")
+                .contains("| hash | 2 | 1 | 0 | 0 | 5 | 1 s | 1 s† | 1 s† | 1 s |\n")
+                .contains("| arm64/1769MB | 2 | 1 | 0 | 0 | 5 | 1 s | 1 s† | 1 s† | 1 s |\n");
     }
 
     @Test
@@ -67,10 +67,10 @@ class MarkdownReportTest {
         assertThat(md).contains("## Cost (USD)\n\nPrices: us-east-1, dated 2025-08-01 (resource batchpipe/aggregator/cost/prices-us-east-1.json)."
                 + " Lambda durations: 0 invocations billed from REPORT lines, 2 measured from task records.\n");
         // worker invocations of 1,100 ms (req-1: 1,100 .. 2,200) and 2,000 ms (req-2) at 1,024 MB
-        assertThat(md).contains("| Lambda | compute, worker x86_64 1024 MB | 3.1 | GB-s | 0.0000166667 | 0.00005166677 |"
+        assertThat(md).contains("| Lambda | compute, worker x86_64 1024 MB | 3.100 | GB-s | $0.0000166667 | $0.00005167 |"
                 + " 3100 billed ms x 1024 MB / 1,024,000 = 3.1 GB-s x $0.0000166667 |\n");
-        assertThat(md).contains("| Lambda | INIT, worker x86_64 1024 MB | 0.25 | GB-s | 0.0000166667 | 0.000004166675 |");
-        assertThat(md).contains("| Lambda | requests | 2 | requests | 0.0000002 | 0.0000004 | 2 invocations x $0.2 per 1M |\n");
+        assertThat(md).contains("| Lambda | INIT, worker x86_64 1024 MB | 0.250 | GB-s | $0.0000166667 | $0.000004167 |");
+        assertThat(md).contains("| Lambda | requests | 2 | requests | $0.0000002 | $0.0000004 | 2 invocations x $0.2 per 1M |\n");
         assertThat(md).contains("| **total per run** |");
         assertThat(md).contains("| arm64 | projected |").contains("| x86_64 | measured |")
                 .contains("- arm64: projected: the same billed durations as measured on x86_64");
@@ -81,7 +81,7 @@ class MarkdownReportTest {
     void render_listsThreadsAndVcpuSharesPerPlatform() {
         assertThat(MarkdownReport.render(ReportFixtures.report("demo").report()))
                 // req-1 (cold, two tasks) and req-2: one cold invocation of two
-                .contains("| x86_64/1024MB | 3 | 1/2 (0.5) | 250 | [1] | [0.58] |");
+                .contains("| x86_64/1024MB | 3 | 1/2 (50%) | 250 ms | [1] | [0.58] |");
     }
 
     @Test

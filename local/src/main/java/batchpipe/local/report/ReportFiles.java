@@ -6,6 +6,7 @@ import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.report.ComparisonReport;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,8 +33,8 @@ public final class ReportFiles {
     }
 
     /**
-     * report.json (every figure and its inputs), report.md, tasks.csv and report.html, rendered as the
-     * aggregator renders them for S3; returns their paths.
+     * report.json (every figure and its inputs), report.md, tasks.csv, countby.csv and report.html, rendered
+     * as the aggregator renders them for S3; returns their paths.
      */
     public static List<Path> write(Path dir, RunReport report) throws IOException {
         createFolder(dir);
@@ -44,12 +45,22 @@ public final class ReportFiles {
         return written;
     }
 
-    /** The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. */
+    /**
+     * The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. A file
+     * reports only have since a later version (countby.csv) is skipped when the stored report has none.
+     */
     public static List<Path> copy(S3Client s3, ReportLocation location, Path dir) throws IOException {
         createFolder(dir);
         List<Path> written = new ArrayList<>();
         for (String name : RUN_FILES) {
-            String content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            String content;
+            try {
+                content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            } catch (NoSuchKeyException e) {
+                // a report stored before this file was written has none, and is still a whole report
+                if (ReportDocuments.ADDED_LATER.contains(name)) continue;
+                throw e;
+            }
             written.add(write(dir.resolve(name), content));
         }
         return written;
