@@ -172,9 +172,9 @@ public final class MarkdownReport {
         });
         if (equalSpeed.isEmpty()) return null;
         return String.join(" and ", equalSpeed) + " projected from the other architecture's billed durations as if it ran at the same"
-                + " speed; `batchpipe report <runId> --recompute --arm64-speed-ratio R` projects with a measured ratio (R = arm64 ÷"
-                + " x86_64 task duration, for example B ÷ A of the mean task duration in `batchpipe report --compare <x86_64 run>"
-                + " <arm64 run>`).";
+                + " speed; `batchpipe report RUN_ID --recompute --arm64-speed-ratio R` projects with a measured ratio (R = arm64 ÷"
+                + " x86_64 task duration, for example B ÷ A of the mean task duration in `batchpipe report --compare X86_64_RUN"
+                + " ARM64_RUN`).";
     }
 
     /** A cost figure as shown next to its projection, when it has one: "$0.0001102 (projected, assuming equal speed)". */

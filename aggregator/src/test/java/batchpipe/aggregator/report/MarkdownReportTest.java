@@ -1,13 +1,20 @@
 package batchpipe.aggregator.report;
 
 import batchpipe.aggregator.Report;
+import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.TaskRecords;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.stats.RunStatistics;
+import batchpipe.common.json.Json;
+import batchpipe.common.run.RunHost;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.TaskStatus;
-import batchpipe.aggregator.stats.RunStatistics;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -117,4 +124,35 @@ class MarkdownReportTest {
                 .contains("| hash-000002 | failed | \\*boom\\* &lt;img src=x onerror=alert(1)&gt; |\n")
                 .doesNotContain("<script", "<img", "<b>", "\n| FORGED");
     }
+
+    @Test
+    void render_saysAtTheTopThatALocalRunsDurationsAreThisMachinesNotLambdas() {
+        RunHost host = new RunHost("Test CPU @ 2.20GHz", 2, "Vendor 21.0.5+11", "Linux 6.1 amd64", List.of(0.52, 0.61, 1.7), 1_000L);
+        RunReport local = RunReport.of("r1", ReportFixtures.run("demo").withHost(host), ReportFixtures.tasks(), PriceTable.defaults(),
+                ReportInputs.withoutReportLines(CostAssumptions.defaults()));
+
+        String md = MarkdownReport.render(local.report());
+        assertThat(md).startsWith("# Batchpipe run r1\n\n> Local run on Test CPU @ 2.20GHz, 2 cores, JDK Vendor 21.0.5+11, load average"
+                + " 0.52, 0.61, 1.7 (1, 5, 15 min) when the run was planned: durations, rates and cold starts are this machine's, not Lambda's;");
+        assertThat(HtmlReport.render(local.report())).contains("<p class=\"local-run\" id=\"local-run\">Local run on Test CPU");
+        assertThat(TextSummary.lines(local.report()).get(0)).startsWith("  Local run on Test CPU");
+        // kept in report.json, and read back from it
+        Report readBack = Report.fromJson(Json.writePretty(local.report()), "report.json");
+        assertThat(readBack.figures().host()).isEqualTo(local.report().figures().host());
+        assertThat(render()).doesNotContain("Local run");
+    }
+
+    @Test
+    void render_marksPercentilesWhoseSampleIsTooSmallToCarryThem() {
+        assertThat(MarkdownReport.tooSmallFor("p99", 99)).isTrue();
+        assertThat(MarkdownReport.tooSmallFor("p99", 100)).isFalse();
+        assertThat(MarkdownReport.tooSmallFor("p99.9", 999)).isTrue();
+        assertThat(MarkdownReport.tooSmallFor("p99.9", 1_000)).isFalse();
+        assertThat(MarkdownReport.tooSmallFor("p50", 1)).isFalse();
+        assertThat(MarkdownReport.tooSmallFor("max", 1)).isFalse();
+        // 3 tasks: p90 and above are marked, the median and the max are not
+        String md = MarkdownReport.render(ReportFixtures.report("demo").report());
+        assertThat(md).contains("| taskDurationMs | 3 | 1 s | 2 s† | 2 s† | 2 s† | 2 s† | 2 s |").contains(MarkdownReport.SMALL_SAMPLE_NOTE);
+    }
+
 }
