@@ -56,6 +56,6 @@ final class Html {
             .scale-toggle > input { margin-left: 0; } .scale-toggle > label { margin-right: 14px; font-size: 14px; color: #374151; }
             .scale-toggle .cdf-log { display: none; }
             #cdf-scale-log:checked ~ .cdf-log { display: block; } #cdf-scale-log:checked ~ .cdf-linear { display: none; }
-            @media (max-width: 900px) { body { margin: 12px auto; padding: 0 8px; } table { font-size: 13px; } th, td { padding: 3px 5px; } }
+            @media (max-width: 900px) { body { margin: 12px auto; padding: 0 8px; } table { font-size: 13px; } th, td { padding: 3px 4px; } }
             """;
 }
