@@ -90,17 +90,18 @@ class ReportServiceTest {
     }
 
     @Test
-    void report_putsTheFourFilesUnderTheRunsFolder() {
+    void report_putsTheFiveFilesUnderTheRunsFolder() {
         stored("r1", run(1), List.of(TASK));
 
         service.report("r1", DEADLINE);
 
         ArgumentCaptor<PutObjectRequest> put = ArgumentCaptor.forClass(PutObjectRequest.class);
-        verify(s3, times(4)).putObject(put.capture(), any(RequestBody.class));
+        verify(s3, times(5)).putObject(put.capture(), any(RequestBody.class));
         assertThat(put.getAllValues()).extracting(PutObjectRequest::key)
-                .containsExactly("reports/r1/report.json", "reports/r1/report.md", "reports/r1/tasks.csv", "reports/r1/report.html");
+                .containsExactly("reports/r1/report.json", "reports/r1/report.md", "reports/r1/tasks.csv", "reports/r1/countby.csv", "reports/r1/report.html");
         assertThat(put.getAllValues()).allSatisfy(p -> assertThat(p.bucket()).isEqualTo("bkt"));
-        assertThat(put.getAllValues().get(3).contentType()).isEqualTo("text/html; charset=utf-8");
+        assertThat(put.getAllValues().get(3).contentType()).isEqualTo("text/csv; charset=utf-8");
+        assertThat(put.getAllValues().get(4).contentType()).isEqualTo("text/html; charset=utf-8");
     }
 
     @Test
@@ -172,7 +173,7 @@ class ReportServiceTest {
 
         assertThat(announced).isEmpty();
         verify(dynamoDb).putItem(any(PutItemRequest.class));
-        verify(s3, times(4)).putObject(any(PutObjectRequest.class), any(RequestBody.class));
+        verify(s3, times(5)).putObject(any(PutObjectRequest.class), any(RequestBody.class));
     }
 
     @Test

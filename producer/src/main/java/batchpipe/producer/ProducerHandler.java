@@ -2,6 +2,7 @@ package batchpipe.producer;
 
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
+import batchpipe.common.run.RunHost;
 import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
 import batchpipe.common.log.InvocationLog;
@@ -42,8 +43,9 @@ public final class ProducerHandler implements RequestStreamHandler {
 
     ProducerHandler(ProducerConfig config, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb) {
         this.parser = new RunSpecParser(config.limits());
-        this.planner = RunPlanner.create(s3, sqs, dynamoDb, config.tableName(), config.tasksQueueUrl(), config.limits(),
+        RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, config.tableName(), config.tasksQueueUrl(), config.limits(),
                 config.sendCallsInFlight());
+        this.planner = config.recordHost() ? planner.recordingHost(RunHost::capture) : planner;
     }
 
     @Override

@@ -8,6 +8,7 @@ import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunHost;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.producer.enqueue.TaskPublisher;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 
 /**
  * Plans a run and enqueues it, in an order that never leaves a task unaccounted for: validate (done by
@@ -45,6 +47,8 @@ public final class RunPlanner {
     private final TaskPublisher publisher;
     private final TaskCodec codec;
     private final Clock clock;
+    /** The machine the run's functions run on, at a given time (epoch ms); null on Lambda, where nothing is recorded. */
+    private final LongFunction<RunHost> host;
 
     /** The planner the producer Lambda and the CLI both use, wired to the given clients and resources. */
     public static RunPlanner create(S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, String table, String tasksQueueUrl,
@@ -54,11 +58,24 @@ public final class RunPlanner {
     }
 
     public RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, Clock clock) {
+        this(lister, runs, publisher, codec, clock, null);
+    }
+
+    private RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, Clock clock, LongFunction<RunHost> host) {
+        this.host = host;
         this.lister = lister;
         this.runs = runs;
         this.publisher = publisher;
         this.codec = codec;
         this.clock = clock;
+    }
+
+    /**
+     * This planner, recording in each run record the machine the run's functions run on ({@link RunHost}), as
+     * {@code host} gives it when the run is created: for the local runtime, whose durations are this machine's.
+     */
+    public RunPlanner recordingHost(LongFunction<RunHost> runHost) {
+        return new RunPlanner(lister, runs, publisher, codec, clock, runHost);
     }
 
     /** The producer's response. */
@@ -98,8 +115,9 @@ public final class RunPlanner {
         long plannedHash = tasks.size() - plannedScan;
         int shards = ProgressShards.shardCount(tasks.size());
 
-        runs.create(RunRecord.planned(runId, spec.label(), Json.write(specJson), new Planned(plannedScan, plannedHash, tasks.size()),
-                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards));
+        RunRecord record = RunRecord.planned(runId, spec.label(), Json.write(specJson), new Planned(plannedScan, plannedHash, tasks.size()),
+                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards);
+        runs.create(host == null ? record : record.withHost(host.apply(now.toEpochMilli())));
         if (tasks.isEmpty()) {
             LOG.info("run planned with nothing to do", "runId", runId);
             return new PlanResult(runId, 0, 0, 0, seconds(started));

@@ -94,6 +94,9 @@ class ProducerHandlerTest {
         assertThat(config).isEqualTo(new ProducerConfig("t", "q", new TaskLimits(14), 8));
         assertThat(ProducerConfig.from(Map.of("TABLE_NAME", "t", "TASKS_QUEUE_URL", "q", "MAX_HASH_COST", "12",
                 "SEND_CALLS_IN_FLIGHT", "3"))).isEqualTo(new ProducerConfig("t", "q", new TaskLimits(12), 3));
+        // only Batchpipe's local runtime sets it: on Lambda the run record names no host
+        assertThat(config.recordHost()).isFalse();
+        assertThat(ProducerConfig.from(Map.of("TABLE_NAME", "t", "TASKS_QUEUE_URL", "q", "BATCHPIPE_RECORD_HOST", "true")).recordHost()).isTrue();
         assertThatThrownBy(() -> ProducerConfig.from(Map.of("TABLE_NAME", "t")))
                 .hasMessageStartingWith("environment variable TASKS_QUEUE_URL is not set");
     }

@@ -1,6 +1,7 @@
 package batchpipe.producer;
 
 import batchpipe.common.run.Planned;
+import batchpipe.common.run.RunHost;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.ScanMatch;
@@ -113,6 +114,30 @@ class RunPlannerTest {
 
         assertThat(runRecord("r1")).isEqualTo(new RunRecord("r1", "nightly", "{\"runId\":\"r1\"}", new Planned(2, 3, 5), 12,
                 NOW_MILLIS, "running", 1, null, null, List.of(), null, null));
+    }
+
+    @Test
+    void plan_recordsTheHostOnlyWhenAskedToAndAsItIsWhenTheRunIsCreated() {
+        when(lister.list(SOURCE)).thenReturn(List.of("logs/a.json"));
+        RunHost host = new RunHost("Test CPU", 2, "Vendor 21", "Linux", List.of(0.5), NOW_MILLIS);
+        List<Long> askedAt = new ArrayList<>();
+
+        planner.recordingHost(at -> {
+            askedAt.add(at);
+            return host;
+        }).plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        assertThat(runRecord("r1").host()).isEqualTo(host);
+        assertThat(askedAt).containsExactly(NOW_MILLIS);
+    }
+
+    @Test
+    void plan_recordsNoHostByDefault() {
+        when(lister.list(SOURCE)).thenReturn(List.of("logs/a.json"));
+
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        assertThat(runRecord("r1").host()).isNull();
     }
 
     @Test

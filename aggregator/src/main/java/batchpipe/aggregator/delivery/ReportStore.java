@@ -36,15 +36,16 @@ public final class ReportStore {
         return p.isEmpty() || p.endsWith("/") ? p : p + "/";
     }
 
-    /** A row per task: never held whole, written part by part as it is read back from its spill. */
-    private void streamTasksCsv(RunReport report, String key) {
-        MultipartUpload upload = new MultipartUpload(s3, bucket, key, ReportDocuments.contentType(ReportDocuments.TASKS_CSV));
+    /** tasks.csv or countby.csv, rows per task: never held whole, written part by part as read back from its spill. */
+    private void streamRows(RunReport report, String name, String key) {
+        MultipartUpload upload = new MultipartUpload(s3, bucket, key, ReportDocuments.contentType(name));
         try {
-            report.tasksCsv().writeTo(upload);
+            if (name.equals(ReportDocuments.TASKS_CSV)) report.tasksCsv().writeTo(upload);
+            else report.tasksCsv().writeCountByTo(upload);
             upload.close();
         } catch (IOException | RuntimeException e) {
             upload.abort();
-            if (e instanceof IOException io) throw new UncheckedIOException("tasks.csv could not be written to s3://" + bucket + "/" + key, io);
+            if (e instanceof IOException io) throw new UncheckedIOException(name + " could not be written to s3://" + bucket + "/" + key, io);
             throw (RuntimeException) e;
         }
     }
@@ -63,8 +64,8 @@ public final class ReportStore {
             // No encryption header: S3 encrypts every new object with at least SSE-S3 (since January 2023), the
             // stack's DataBucket says so in its BucketEncryption, a ReportBucket keeps its owner's choice (SSE-KMS
             // included), and S3Proxy, the local stack's S3, answers 501 to the header.
-            if (name.equals(ReportDocuments.TASKS_CSV)) {
-                streamTasksCsv(report, key);
+            if (ReportDocuments.ROW_FILES.contains(name)) {
+                streamRows(report, name, key);
             } else {
                 s3.putObject(b -> b.bucket(bucket).key(key).contentType(ReportDocuments.contentType(name)),
                         RequestBody.fromString(figures.get(name), StandardCharsets.UTF_8));

@@ -17,8 +17,15 @@ final class SvgCharts {
     private static final int TOP = 40;
     private static final int BOTTOM = 56;
 
-    /** A cumulative distribution: {@code values[i]} is the value at percentile {@code percentiles[i]}. */
-    record Curve(String name, String color, List<Double> percentiles, List<Double> values) {
+    /**
+     * A cumulative distribution: {@code values[i]} is the value at percentile {@code percentiles[i]}.
+     *
+     * @param dashed drawn dashed, to tell apart two curves of one colour (one run's two measures)
+     */
+    record Curve(String name, String color, List<Double> percentiles, List<Double> values, boolean dashed) {
+        Curve(String name, String color, List<Double> percentiles, List<Double> values) {
+            this(name, color, percentiles, values, false);
+        }
     }
 
     /** A named series of one value per category. */
@@ -28,21 +35,47 @@ final class SvgCharts {
     private SvgCharts() {
     }
 
-    /** Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values. */
+    /** Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values, on a linear x axis. */
     static String cdf(String id, String title, String xLabel, List<Curve> curves) {
-        double xMax = 1;
-        for (Curve c : curves) for (double v : c.values()) xMax = Math.max(xMax, v);
-        double[] xTicks = ticks(xMax);
-        double xTop = xTicks[xTicks.length - 1];
+        return cdf(id, title, xLabel, curves, false);
+    }
+
+    /**
+     * Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values. On a log
+     * axis the ticks are powers of ten from below the smallest value to above the largest, and a value
+     * below 1 (0 ms) sits on the axis's left edge.
+     */
+    static String cdf(String id, String title, String xLabel, List<Curve> curves, boolean logScale) {
+        double xMax = 1, xMinPositive = Double.MAX_VALUE;
+        for (Curve c : curves) {
+            for (double v : c.values()) {
+                xMax = Math.max(xMax, v);
+                if (v >= 1) xMinPositive = Math.min(xMinPositive, v);
+            }
+        }
         StringBuilder svg = open(id, title);
         int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+        java.util.function.DoubleUnaryOperator toX;
+        double[] xTicks;
+        if (logScale) {
+            int lo = (int) Math.floor(Math.log10(xMinPositive == Double.MAX_VALUE ? 1 : xMinPositive));
+            int hi = Math.max(lo + 1, (int) Math.ceil(Math.log10(xMax)));
+            xTicks = new double[hi - lo + 1];
+            for (int i = 0; i < xTicks.length; i++) xTicks[i] = Math.pow(10, lo + i);
+            double span = hi - lo;
+            toX = v -> LEFT + plotW * (Math.log10(Math.max(v, Math.pow(10, lo))) - lo) / span;
+        } else {
+            xTicks = ticks(xMax);
+            double xTop = xTicks[xTicks.length - 1];
+            toX = v -> LEFT + plotW * v / xTop;
+        }
         for (int p = 0; p <= 100; p += 25) {
             double y = TOP + plotH - plotH * p / 100.0;
             svg.append(gridLine(LEFT, y, LEFT + plotW, y));
             svg.append(text(LEFT - 8, y + 4, "end", p + "%"));
         }
         for (double t : xTicks) {
-            double x = LEFT + plotW * t / xTop;
+            double x = toX.applyAsDouble(t);
             svg.append(gridLine(x, TOP, x, TOP + plotH));
             svg.append(text(x, TOP + plotH + 18, "middle", number(t)));
         }
@@ -58,15 +91,17 @@ final class SvgCharts {
             StringBuilder path = new StringBuilder();
             double previousY = TOP + plotH;
             for (int i = 0; i < c.values().size(); i++) {
-                double x = LEFT + plotW * c.values().get(i) / xTop;
+                double x = toX.applyAsDouble(c.values().get(i));
                 double y = TOP + plotH - plotH * c.percentiles().get(i) / 100.0;
                 path.append(i == 0 ? "M" : " L").append(fmt(x)).append(',').append(fmt(previousY));
                 path.append(" L").append(fmt(x)).append(',').append(fmt(y));
                 previousY = y;
             }
-            svg.append("<path class=\"curve\" fill=\"none\" stroke-width=\"2.5\" stroke=\"").append(c.color()).append("\" d=\"")
+            svg.append("<path class=\"curve\" fill=\"none\" stroke-width=\"2.5\" stroke=\"").append(c.color())
+                    .append(c.dashed() ? "\" stroke-dasharray=\"7 4" : "").append("\" d=\"")
                     .append(path).append("\"><title>").append(Html.escape(c.name())).append("</title></path>");
-            legendY = legend(svg, LEFT + plotW - 190, legendY, c.color(), c.name());
+            legendY = c.dashed() ? dashedLegend(svg, LEFT + plotW - 190, legendY, c.color(), c.name())
+                    : legend(svg, LEFT + plotW - 190, legendY, c.color(), c.name());
         }
         return svg.append("</svg>").toString();
     }
@@ -204,6 +239,13 @@ final class SvgCharts {
 
     private static int legend(StringBuilder svg, double x, int y, String color, String name) {
         svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>", x, y - 11, color));
+        svg.append(text(x + 20, y, "start", name));
+        return y + 20;
+    }
+
+    private static int dashedLegend(StringBuilder svg, double x, int y, String color, String name) {
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"5 3\"/>",
+                x, y - 4, x + 14, y - 4, color));
         svg.append(text(x + 20, y, "start", name));
         return y + 20;
     }

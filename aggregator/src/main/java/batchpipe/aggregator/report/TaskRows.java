@@ -27,31 +27,44 @@ import java.util.Map;
  * attribute some record holds (the known columns, then the others sorted), which only the last record
  * settles, and every row has a cell for each header column; the spill holds only the cells a record has,
  * tagged by attribute, so it is about the size of tasks.csv itself (on Lambda, /tmp: 512 MB unless the
- * function's EphemeralStorage says more). The file is deleted by {@link #close()}, or once these rows are
- * no longer reachable.
+ * function's EphemeralStorage says more). countby.csv, whose heading is fixed, is spilled to a second file
+ * as its finished rows ({@link TasksCsv#appendCountByRows}). The files are deleted by {@link #close()}, or
+ * once these rows are no longer reachable.
  */
 public final class TaskRows implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
     private static final int END_OF_ROW = -1;
 
     private final Path file;
+    private final Path countByFile;
     private final Cleaner.Cleanable deletion;
     private DataOutputStream spill;
+    private java.io.Writer countBySpill;
     private final Map<String, Integer> attributeIds = new HashMap<>();
     private final List<String> attributes = new ArrayList<>();
     private long rows;
 
-    /** Rows spilled to a new temporary file under {@code java.io.tmpdir}. */
+    /** Rows spilled to new temporary files under {@code java.io.tmpdir}. */
     public TaskRows() {
+        Path tasks = null, countBy = null;
         try {
-            this.file = Files.createTempFile("batchpipe-tasks-", ".spill");
+            tasks = Files.createTempFile("batchpipe-tasks-", ".spill");
+            countBy = Files.createTempFile("batchpipe-countby-", ".spill");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the spill file of tasks.csv under " + System.getProperty("java.io.tmpdir"), e);
+            if (tasks != null) deleteQuietly(tasks);
+            throw new UncheckedIOException("cannot create the spill files of tasks.csv and countby.csv under "
+                    + System.getProperty("java.io.tmpdir"), e);
         }
-        Path spilled = file;
-        this.deletion = CLEANER.register(this, () -> deleteQuietly(spilled));
+        this.file = tasks;
+        this.countByFile = countBy;
+        Path spilledTasks = tasks, spilledCountBy = countBy;
+        this.deletion = CLEANER.register(this, () -> {
+            deleteQuietly(spilledTasks);
+            deleteQuietly(spilledCountBy);
+        });
         try {
             this.spill = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+            this.countBySpill = Files.newBufferedWriter(countByFile, StandardCharsets.UTF_8);
         } catch (IOException e) {
             deletion.clean();
             throw new UncheckedIOException("cannot write the spill file " + file, e);
@@ -65,8 +78,11 @@ public final class TaskRows implements AutoCloseable {
             for (Map.Entry<String, AttributeValue> attribute : item.entrySet()) {
                 String name = attribute.getKey();
                 if (name.equals(TasksCsv.ITEM_BYTES)) continue; // the derived column, below
+                if (name.equals(TasksCsv.COUNT_BY)) continue; // in countby.csv
                 writeCell(idOf(name), TasksCsv.cell(attribute.getValue()));
+                if (TasksCsv.EPOCH_MS.contains(name)) writeCell(idOf(name + TasksCsv.UTC_SUFFIX), TasksCsv.utcCell(attribute.getValue()));
             }
+            TasksCsv.appendCountByRows(item, countBySpill);
             writeCell(idOf(TasksCsv.ITEM_BYTES), TasksCsv.field(itemBytes));
             spill.writeInt(END_OF_ROW);
             rows++;
@@ -99,13 +115,21 @@ public final class TaskRows implements AutoCloseable {
     /** tasks.csv, byte for byte what {@link TasksCsv#render} gives for the same records in the same order. */
     public void writeTo(OutputStream out) throws IOException {
         finishSpill();
-        // the derived column is last whatever the records hold, as render() puts it
-        List<String> columns = TasksCsv.columnsOf(attributes.stream().filter(a -> !a.equals(TasksCsv.ITEM_BYTES)).toList());
+        // the same columns as render(): the attributes in its order, a UTC cell beside each time, the derived column last
+        // the UTC cells were spilled under their column's name, which is not a recorded attribute
+        List<String> shown = TasksCsv.attributesOf(attributes.stream().filter(a -> !(a.endsWith(TasksCsv.UTC_SUFFIX)
+                && TasksCsv.EPOCH_MS.contains(a.substring(0, a.length() - TasksCsv.UTC_SUFFIX.length())))).toList());
+        List<String> columns = new ArrayList<>();
+        for (String attribute : shown) {
+            columns.add(attribute);
+            if (TasksCsv.EPOCH_MS.contains(attribute)) columns.add(attribute + TasksCsv.UTC_SUFFIX);
+        }
+        columns.add(TasksCsv.ITEM_BYTES);
         int[] columnOf = new int[attributes.size()];
         for (int id = 0; id < attributes.size(); id++) columnOf[id] = columns.indexOf(attributes.get(id));
         byte[][] cells = new byte[columns.size()][];
         OutputStream csv = new BufferedOutputStream(out, 1 << 16);
-        csv.write(String.join(",", columns.stream().map(TasksCsv::field).toList()).getBytes(StandardCharsets.UTF_8));
+        csv.write(String.join(",", TasksCsv.headingsOf(shown).stream().map(TasksCsv::field).toList()).getBytes(StandardCharsets.UTF_8));
         csv.write('\r');
         csv.write('\n');
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
@@ -130,6 +154,25 @@ public final class TaskRows implements AutoCloseable {
         csv.flush();
     }
 
+    /** countby.csv, byte for byte what {@link TasksCsv#renderCountBy} gives for the same records in the same order. */
+    public void writeCountByTo(OutputStream out) throws IOException {
+        finishSpill();
+        out.write(TasksCsv.countByHeading().getBytes(StandardCharsets.UTF_8));
+        Files.copy(countByFile, out);
+        out.flush();
+    }
+
+    /** countby.csv as text: for a run small enough to hold it. */
+    public String renderCountBy() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            writeCountByTo(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
     /** tasks.csv as text: for a run small enough to hold it (tests, the CLI's files of a small run). */
     public String render() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -145,6 +188,10 @@ public final class TaskRows implements AutoCloseable {
         if (spill != null) {
             spill.close();
             spill = null;
+        }
+        if (countBySpill != null) {
+            countBySpill.close();
+            countBySpill = null;
         }
     }
 

@@ -134,7 +134,7 @@ public final class FiguresFold {
         return new RunFigures(runId, run == null ? null : run.label(), plannedTasks, status, window, latencyDefinitions(),
                 overall.group(windowSeconds), kinds, platforms, timeline(windowStart, last), distribution(), countBy.merged(),
                 countByAccuracy(), List.copyOf(problems), tolerated == null ? null : failureTolerance(planned, tolerated),
-                dynamoDbCalls());
+                dynamoDbCalls(), RunStatistics.host(run));
     }
 
     private LatencyDefinitions latencyDefinitions() {

@@ -20,6 +20,7 @@ import batchpipe.aggregator.stats.RunFigures.Workers;
 import batchpipe.common.run.CountAccuracy;
 import batchpipe.common.run.InvocationRecord;
 import batchpipe.common.table.TableCall;
+import batchpipe.common.run.RunHost;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.ScanOutcome;
 import batchpipe.common.run.TaskRecord;
@@ -102,7 +103,14 @@ public final class RunStatistics {
                 group(tasks, windowSeconds),
                 byKind, platforms, Timeline.of(tasks, windowStart, lastFinish), distribution(tasks), mergedCountBy(tasks),
                 countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated),
-                dynamoDbCalls(invocations, tasks));
+                dynamoDbCalls(invocations, tasks), host(run));
+    }
+
+    /** The machine a local run's record names, for the reports to say where the durations come from; null on Lambda. */
+    static RunFigures.Host host(RunRecord run) {
+        RunHost h = run == null ? null : run.host();
+        if (h == null) return null;
+        return new RunFigures.Host(h.cpuModel(), h.cores(), h.jdk(), h.os(), h.loadAverage(), h.capturedAt(), RunFigures.Host.NOTE);
     }
 
     /** Nearest rank over every timed call of each kind, in the order {@link TableCall} lists them; null without invocation records. */

@@ -24,10 +24,20 @@ import java.util.Map;
  * @param completionSentAt  when that worker claimed the notification (epoch ms)
  * @param sendFinishedAt    when the producer had sent its last task (epoch ms): planning is createdAt to this;
  *                          null until then, and on runs stored before it was kept
+ * @param host              the machine a local run's functions ran on, as the producer saw it when it planned
+ *                          the run; null on Lambda and on runs stored before it was kept
  */
 public record RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
                         String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
-                        String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+                        String completionSentBy, Long completionSentAt, Long sendFinishedAt, RunHost host) {
+
+    /** A record without the machine it ran on (a run on Lambda). */
+    public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
+                     String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
+                     String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+        this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
+                completionSentBy, completionSentAt, sendFinishedAt, null);
+    }
 
     /** A record without the end of sending. */
     public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
@@ -42,6 +52,12 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                                     long createdAt, int shards) {
         return new RunRecord(runId, label, spec, planned, hashesPlanned, createdAt, planned.total() == 0 ? "empty" : "running",
                 shards, null, null, List.of(), null, null);
+    }
+
+    /** This record with the machine the run's functions run on (a local run). */
+    public RunRecord withHost(RunHost runHost) {
+        return new RunRecord(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
+                completionSentBy, completionSentAt, sendFinishedAt, runHost);
     }
 
     public Map<String, AttributeValue> toItem() {
@@ -59,6 +75,7 @@ public record RunRecord(String runId, String label, String spec, Planned planned
         if (completeShards != null && !completeShards.isEmpty()) {
             item.put("completeShards", AttributeValue.fromSs(completeShards));
         }
+        if (host != null) item.putAll(Map.of("host", host.toAttribute()));
         return item.item();
     }
 
@@ -77,6 +94,6 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                 item.longOr("hashesPlanned", 0), item.longOr("createdAt", 0), item.string("status"),
                 Math.toIntExact(item.longOr("shards", 0)), item.longOrNull("enqueued"), item.string("enqueueError"),
                 complete == null ? List.of() : complete, item.string("completionSentBy"), item.longOrNull("completionSentAt"),
-                item.longOrNull("sendFinishedAt"));
+                item.longOrNull("sendFinishedAt"), RunHost.fromAttribute(item.map("host")));
     }
 }

@@ -51,12 +51,12 @@ import java.util.function.Supplier;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Shows a run's stored report, rebuilds it (--recompute) or compares two runs.",
                 "`report RUN_ID` reads and never writes the table. It prints report.md (report.json with --json) from "
-                    + "out/<RUN_ID>/ when that folder holds report.json, with no stack needed; else it copies the four files the "
+                    + "out/<RUN_ID>/ when that folder holds report.json, with no stack needed; else it copies the report files the "
                     + "aggregator stored in S3 (where the run's summary item says) into --out and prints them. They come from "
                     + "the local stack the AWS_ENDPOINT_URL_* variables point at (`batchpipe local up` prints them), or from a "
                     + "deployed one (--stack NAME, or --table and/or --reports, with your AWS credentials and region). `report "
                     + "RUN_ID --recompute` rebuilds the report from the run's records in the table, says so on stderr and writes "
-                    + "the four files into --out (default out/<RUN_ID>/recomputed), nothing else: not the table, not the stored "
+                    + "the report files into --out (default out/<RUN_ID>/recomputed), nothing else: not the table, not the stored "
                     + "report. There --report-lines logs-insights (the default with --stack) looks up the workers' REPORT lines "
                     + "in their log groups for exact billed and init durations and Max Memory Used ($0.005 per GB scanned); "
                     + "without REPORT lines Lambda durations are measured from the task records. `report --compare A B` compares "

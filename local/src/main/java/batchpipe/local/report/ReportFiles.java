@@ -8,6 +8,7 @@ import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.aggregator.report.HistoryReport;
 import batchpipe.aggregator.report.RunHistory;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,27 +35,39 @@ public final class ReportFiles {
     }
 
     /**
-     * report.json (every figure and its inputs), report.md, tasks.csv and report.html, rendered as the
-     * aggregator renders them for S3; returns their paths.
+     * report.json (every figure and its inputs), report.md, tasks.csv, countby.csv and report.html, rendered
+     * as the aggregator renders them for S3; returns their paths.
      */
     public static List<Path> write(Path dir, RunReport report) throws IOException {
         createFolder(dir);
         List<Path> written = new ArrayList<>();
         Map<String, String> figures = ReportDocuments.renderFigures(report);
         for (String name : ReportDocuments.FILE_NAMES) {
-            // tasks.csv has a row per task: streamed from its spill, never held whole
-            written.add(name.equals(ReportDocuments.TASKS_CSV) ? write(dir.resolve(name), report.tasksCsv()::writeTo)
-                    : write(dir.resolve(name), figures.get(name)));
+            // tasks.csv and countby.csv have rows per task: streamed from their spills, never held whole
+            Path file = dir.resolve(name);
+            written.add(name.equals(ReportDocuments.TASKS_CSV) ? write(file, report.tasksCsv()::writeTo)
+                    : name.equals(ReportDocuments.COUNT_BY_CSV) ? write(file, report.tasksCsv()::writeCountByTo)
+                    : write(file, figures.get(name)));
         }
         return written;
     }
 
-    /** The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. */
+    /**
+     * The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. A file
+     * reports only have since a later version (countby.csv) is skipped when the stored report has none.
+     */
     public static List<Path> copy(S3Client s3, ReportLocation location, Path dir) throws IOException {
         createFolder(dir);
         List<Path> written = new ArrayList<>();
         for (String name : RUN_FILES) {
-            String content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            String content;
+            try {
+                content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            } catch (NoSuchKeyException e) {
+                // a report stored before this file was written has none, and is still a whole report
+                if (ReportDocuments.ADDED_LATER.contains(name)) continue;
+                throw e;
+            }
             written.add(write(dir.resolve(name), content));
         }
         return written;

@@ -46,6 +46,8 @@ import java.util.function.Function;
 public final class LocalLambdaRuntime implements AutoCloseable {
     /** The worker's pool size override (see PoolSize), which this runtime sets to the machine's cores. */
     static final String LOCAL_POOL_VARIABLE = "WORKER_COUNT";
+    /** Tells the producer to record this machine in each run it plans (see ProducerConfig): durations here are not Lambda's. */
+    static final String RECORD_HOST_VARIABLE = "BATCHPIPE_RECORD_HOST";
 
     private final Function<String, FunctionDefinition> resolveFunction;
     private final ClassLoader loader;
@@ -231,6 +233,7 @@ public final class LocalLambdaRuntime implements AutoCloseable {
         if (!env.containsKey(LOCAL_POOL_VARIABLE) && System.getenv(LOCAL_POOL_VARIABLE) == null) {
             env.put(LOCAL_POOL_VARIABLE, Integer.toString(Runtime.getRuntime().availableProcessors()));
         }
+        env.put(RECORD_HOST_VARIABLE, "true");
         env.put("AWS_LAMBDA_FUNCTION_NAME", function.functionName());
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(function.memoryMb()));
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");

@@ -1,5 +1,6 @@
 package batchpipe.local.report;
 
+import batchpipe.aggregator.report.Display;
 import batchpipe.local.cli.InProcessCli;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.ProgressShards;
@@ -236,6 +237,7 @@ class ReportIT {
         assertThat(rerun.err()).startsWith("batchpipe report: recomputed run " + outcome.runId() + " from table reportit-");
         assertThat(rerun.out()).isEqualTo(Files.readString(again.resolve("report.md")));
         for (String file : List.of("report.json", "report.md", "tasks.csv", "report.html")) assertThat(again.resolve(file)).isNotEmptyFile();
+        assertThat(again.resolve("countby.csv")).exists();
         Map<String, Object> measured = Json.parseObject(Files.readString(again.resolve("report.json")));
         // without the runtime's REPORT lines, the worker invocations are measured from tasks.csv, and the latencies are the same
         assertThat(map(measured, List.of("cost", "durations"))).containsEntry("REPORT line", 0L)
@@ -249,7 +251,8 @@ class ReportIT {
 
         assertThat(compare.exitCode()).as(compare.err()).isZero();
         Object p50 = map(report, List.of("overall", "latency", "taskDurationMs")).get("p50");
-        assertThat(compare.out()).contains("| latency (ms) | taskDurationMs p50 | " + p50 + " | " + p50 + " | 0 | 1 |");
+        String shownP50 = Display.duration(((Number) p50).doubleValue());
+        assertThat(compare.out()).contains("| latency | taskDurationMs p50 | " + shownP50 + " | " + shownP50 + " | 0 ms | 1 |");
         assertThat(comparison.resolve("compare.md")).isNotEmptyFile();
         assertThat(comparison.resolve("compare.html")).isNotEmptyFile();
     }
