@@ -82,6 +82,7 @@ class StreamingReportTest {
             assertThat(pages.get()).as("Query pages of at most 1 MB").isGreaterThan(3);
             assertThat(Json.writePretty(streamed.report())).isEqualTo(Json.writePretty(inMemory));
             assertThat(streamed.tasksCsv().render()).isEqualTo(TasksCsv.render(tasks));
+            assertThat(streamed.tasksCsv().renderCountBy()).isEqualTo(TasksCsv.renderCountBy(tasks)).contains("\r\nscan-1,level,");
             assertThat(ReportDocuments.render(streamed).keySet()).containsExactlyElementsOf(ReportDocuments.FILE_NAMES);
         }
         // the figures that could go wrong only on such a run are in it
