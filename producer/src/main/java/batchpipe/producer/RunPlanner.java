@@ -99,7 +99,7 @@ public final class RunPlanner {
         int shards = ProgressShards.shardCount(tasks.size());
 
         runs.create(RunRecord.planned(runId, spec.label(), Json.write(specJson), new Planned(plannedScan, plannedHash, tasks.size()),
-                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards));
+                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards, spec.sweepId()));
         if (tasks.isEmpty()) {
             LOG.info("run planned with nothing to do", "runId", runId);
             return new PlanResult(runId, 0, 0, 0, seconds(started));

@@ -24,24 +24,40 @@ import java.util.Map;
  * @param completionSentAt  when that worker claimed the notification (epoch ms)
  * @param sendFinishedAt    when the producer had sent its last task (epoch ms): planning is createdAt to this;
  *                          null until then, and on runs stored before it was kept
+ * @param sweepId           the sweep the run is one configuration of ({@code ./batchpipe sweep}), from the spec's
+ *                          {@code sweepId}; null for a run of its own and on runs stored before sweeps
  */
 public record RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
                         String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
-                        String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+                        String completionSentBy, Long completionSentAt, Long sendFinishedAt, String sweepId) {
+
+    /** A record of no sweep. */
+    public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
+                     String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
+                     String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
+        this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
+                completionSentBy, completionSentAt, sendFinishedAt, null);
+    }
 
     /** A record without the end of sending. */
     public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
                      String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
                      String completionSentBy, Long completionSentAt) {
         this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
-                completionSentBy, completionSentAt, null);
+                completionSentBy, completionSentAt, null, null);
     }
 
     /** A new run's record, as the producer writes it. */
     public static RunRecord planned(String runId, String label, String spec, Planned planned, long hashesPlanned,
                                     long createdAt, int shards) {
+        return planned(runId, label, spec, planned, hashesPlanned, createdAt, shards, null);
+    }
+
+    /** A new run's record, one configuration of the sweep {@code sweepId} (null: of none). */
+    public static RunRecord planned(String runId, String label, String spec, Planned planned, long hashesPlanned,
+                                    long createdAt, int shards, String sweepId) {
         return new RunRecord(runId, label, spec, planned, hashesPlanned, createdAt, planned.total() == 0 ? "empty" : "running",
-                shards, null, null, List.of(), null, null);
+                shards, null, null, List.of(), null, null, null, sweepId);
     }
 
     public Map<String, AttributeValue> toItem() {
@@ -55,7 +71,7 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                 .put("hashesPlanned", hashesPlanned).put("createdAt", createdAt).put("status", status).put("shards", shards)
                 .put("enqueued", enqueued).put("enqueueError", enqueueError)
                 .put("completionSentBy", completionSentBy).put("completionSentAt", completionSentAt)
-                .put("sendFinishedAt", sendFinishedAt);
+                .put("sendFinishedAt", sendFinishedAt).put("sweepId", sweepId);
         if (completeShards != null && !completeShards.isEmpty()) {
             item.put("completeShards", AttributeValue.fromSs(completeShards));
         }
@@ -77,6 +93,6 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                 item.longOr("hashesPlanned", 0), item.longOr("createdAt", 0), item.string("status"),
                 Math.toIntExact(item.longOr("shards", 0)), item.longOrNull("enqueued"), item.string("enqueueError"),
                 complete == null ? List.of() : complete, item.string("completionSentBy"), item.longOrNull("completionSentAt"),
-                item.longOrNull("sendFinishedAt"));
+                item.longOrNull("sendFinishedAt"), item.string("sweepId"));
     }
 }
