@@ -55,7 +55,9 @@ public final class CpuCgroups {
          */
         public Cap create(String name, double cpus, long memoryBytes) throws IOException {
             if (!available()) throw new IllegalStateException("no cgroups: " + unavailable);
-            if (!name.matches("[A-Za-z0-9_.-]{1,100}")) throw new IllegalArgumentException("cgroup name '" + name + "' is not [A-Za-z0-9_.-]{1,100}");
+            if (!name.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")) {
+                throw new IllegalArgumentException("cgroup name '" + name + "' is not a plain folder name (a letter or digit, then up to 99 of [A-Za-z0-9_.-])");
+            }
             if (!(cpus > 0)) throw new IllegalArgumentException("a CPU quota must be positive, got " + cpus);
             long quotaUs = Math.max(1_000, Math.round(cpus * PERIOD_US));
             List<Path> created = new ArrayList<>();
