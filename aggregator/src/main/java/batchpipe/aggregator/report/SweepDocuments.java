@@ -162,7 +162,7 @@ public final class SweepDocuments {
         Set<String> kinds = new LinkedHashSet<>();
         measured.forEach(c -> kinds.addAll(c.byKind().keySet()));
         color = 0;
-        List<double[]> ideal = new ArrayList<>();
+        Map<Double, Double> ideal = new java.util.TreeMap<>();
         for (String arch : architectures) {
             for (String kind : kinds) {
                 List<double[]> pts = new ArrayList<>();
@@ -170,12 +170,13 @@ public final class SweepDocuments {
                     SweepReport.KindFigures k = c.byKind().get(kind);
                     if (!c.architecture().equals(arch) || k == null || k.speedup() == null) continue;
                     pts.add(new double[] {c.vcpuShare(), k.speedup()});
-                    ideal.add(new double[] {c.vcpuShare(), k.idealSpeedup()});
+                    ideal.put(c.vcpuShare(), k.idealSpeedup());
                 }
                 if (!pts.isEmpty()) speedup.add(new SvgCharts.XySeries(arch + " " + kind, SvgCharts.PALETTE[color++ % 8], pts));
             }
         }
-        speedup.add(new SvgCharts.XySeries("ideal (vCPU share ratio)", "#6b7280", ideal, List.of(), true, false));
+        speedup.add(new SvgCharts.XySeries("ideal (vCPU share ratio)", "#6b7280",
+                ideal.entrySet().stream().map(e -> new double[] {e.getKey(), e.getValue()}).toList(), List.of(), true, false));
         charts.put("sweep-speedup", SvgCharts.xy("sweep-speedup", "Speedup of the p50 task duration against vCPU share", "vCPU share (memory ÷ 1,769 MB)",
                 "speedup over the smallest memory", speedup));
         List<double[]> all = new ArrayList<>();

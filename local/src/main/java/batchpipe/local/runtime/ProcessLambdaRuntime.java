@@ -94,12 +94,46 @@ public final class ProcessLambdaRuntime implements AutoCloseable {
                                 int maxInstances, Placements placements, Path logDir) {
         if (maxInstances < 1) throw new IllegalArgumentException("maxInstances must be at least 1, got " + maxInstances);
         this.function = function;
-        this.environment = Map.copyOf(environment);
+        this.environment = withPrivateJniLibrary(environment, artifacts.runtimeDir(), logDir);
         this.artifacts = artifacts;
         this.memoryMb = memoryMb;
         this.maxInstances = maxInstances;
         this.placements = placements;
         this.logDir = logDir;
+    }
+
+    /** The runtime interface client's system property naming its JNI library, read before it unpacks its own. */
+    static final String JNI_PROPERTY = "com.amazonaws.services.lambda.runtime.api.client.runtimeapi.NativeClient.JNI";
+
+    /**
+     * Each runtime interface client unpacks its JNI library to the same file, /tmp/.libaws-lambda-jni.so,
+     * replacing it: on Lambda every instance has a /tmp of its own, here instances started together would
+     * rewrite the file another one is mapping (the JVM dies of SIGBUS). So the library is unpacked once,
+     * into this runtime's folder, and every instance is pointed at it through the client's own property.
+     */
+    private static Map<String, String> withPrivateJniLibrary(Map<String, String> environment, Path runtimeDir, Path dir) {
+        String arch = System.getProperty("os.arch").equals("aarch64") ? "aarch_64" : "x86_64";
+        String entry = "jni/libaws-lambda-jni.linux-" + arch + ".so";
+        try (var jars = Files.newDirectoryStream(runtimeDir, "aws-lambda-java-runtime-interface-client-*.jar")) {
+            for (Path jar : jars) {
+                try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+                    java.util.zip.ZipEntry found = zip.getEntry(entry);
+                    if (found == null) continue;
+                    Path library = Files.createDirectories(dir).resolve("libaws-lambda-jni.so");
+                    try (var in = zip.getInputStream(found)) {
+                        Files.copy(in, library, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    java.util.Map<String, String> env = new java.util.LinkedHashMap<>(environment);
+                    String options = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
+                    env.put("JAVA_TOOL_OPTIONS", (options.isBlank() ? "" : options + " ") + "-D" + JNI_PROPERTY + "=" + library.toAbsolutePath());
+                    return Map.copyOf(env);
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot unpack the runtime interface client's JNI library from " + runtimeDir, e);
+        }
+        // Not this platform's (musl?): the client unpacks its own, and instances had better start one at a time.
+        return Map.copyOf(environment);
     }
 
     /** Invokes the function (the logical id must be this runtime's function) and waits for its answer. */
