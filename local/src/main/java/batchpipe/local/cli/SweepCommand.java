@@ -77,8 +77,14 @@ final class SweepCommand implements Callable<Integer> {
             description = "Recommend the cheapest configuration whose p99 task duration is within this budget: 2500ms, 2.5s, 1m (a bare number is ms).")
     String maxP99;
 
-    @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME", description = "A deployed stack to sweep on AWS (not available yet).")
+    @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
+            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): an alias per configuration, "
+                    + "the tasks delivered by direct invocation; the worker's memory is restored afterwards. See docs/SWEEP.md.")
     String deployedStack;
+
+    @Option(names = "--concurrency", defaultValue = "5", paramLabel = "N",
+            description = "With --stack: invocations at once, 1 to 100 (default: ${DEFAULT-VALUE}).")
+    int concurrency;
 
     @Option(names = "--yes", description = "Do not ask for confirmation before running.")
     boolean yes;
@@ -99,6 +105,12 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<LocalSweep.Configuration> configurations = configurations();
+        if (concurrency < 1 || concurrency > 100) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be between 1 and 100, got " + concurrency);
+        }
+        if (deployedStack != null && repeat != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--repeat with --stack is not supported: run the sweep again");
+        }
         Long maxP99Ms = maxP99 == null ? null : parseDuration(maxP99);
         if (!SweepReport.STRATEGIES.contains(strategy)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--strategy must be one of " + SweepReport.STRATEGIES + ", got '"
@@ -106,10 +118,6 @@ final class SweepCommand implements Callable<Integer> {
         }
         if (!(balancedWeight >= 0 && balancedWeight <= 1)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--balanced-weight must be between 0 and 1, got " + balancedWeight);
-        }
-        if (deployedStack != null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--stack: sweeping a deployed stack is not implemented yet; "
-                    + "run the sweep locally (without --stack)");
         }
         if (!Files.isRegularFile(specFile)) throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
         Map<String, Object> specJson;
@@ -120,6 +128,9 @@ final class SweepCommand implements Callable<Integer> {
         }
         if (specJson.containsKey("runId") || specJson.containsKey("sweepId")) {
             throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": a sweep names its runs itself; remove 'runId' and 'sweepId'");
+        }
+        if (deployedStack != null) {
+            return onAws(specJson, configurations, maxP99Ms);
         }
         StackTemplate template = stackOptions.loadTemplate();
         TaskLimits limits = new TaskLimits(Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
@@ -166,6 +177,98 @@ final class SweepCommand implements Callable<Integer> {
                 }
             }
         }
+        return write(report, sweepDir, out, err);
+    }
+
+    /**
+     * On a deployed stack: the worker (and its twin for the other architecture) through versions and
+     * aliases of the sweep's own, the tasks delivered by direct invocation; see docs/SWEEP.md.
+     */
+    private int onAws(Map<String, Object> specJson, List<LocalSweep.Configuration> configurations, Long maxP99Ms) throws Exception {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        TaskLimits limits = new TaskLimits(TaskLimits.DEFAULT_MAX_HASH_COST);
+        batchpipe.producer.spec.RunSpec runSpec;
+        try {
+            runSpec = new RunSpecParser(limits).parse(specJson);
+        } catch (InvalidRunSpecException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
+        }
+        var http = software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create();
+        try (var cloudFormation = software.amazon.awssdk.services.cloudformation.CloudFormationClient.builder().httpClient(http).build();
+             var lambda = software.amazon.awssdk.services.lambda.LambdaClient.builder().httpClient(http)
+                     .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMinutes(16))).build();
+             var s3 = batchpipe.common.aws.AwsClients.s3(); var sqs = batchpipe.common.aws.AwsClients.sqs();
+             var dynamoDb = batchpipe.common.aws.AwsClients.dynamoDb()) {
+            Map<String, String> outputs;
+            try {
+                outputs = batchpipe.local.run.DeployedStack.outputs(cloudFormation, deployedStack);
+            } catch (RuntimeException e) {
+                throw StackNames.deployedStackNotFound(spec, deployedStack, e);
+            }
+            String table = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "RunsTableName");
+            String queueUrl = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "TasksQueueUrl");
+            String worker = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "WorkerFunctionName");
+            Map<String, String> functions = new LinkedHashMap<>();
+            var workerConfig = lambda.getFunctionConfiguration(b -> b.functionName(worker));
+            functions.put(workerConfig.architecturesAsStrings().get(0), worker);
+            String twin = outputs.get("WorkerTwinFunctionName");
+            if (twin != null && !twin.isBlank()) {
+                functions.put(lambda.getFunctionConfiguration(b -> b.functionName(twin)).architecturesAsStrings().get(0), twin);
+            }
+            int maxReceiveCount = Integer.parseInt(workerConfig.environment().variables().getOrDefault("MAX_RECEIVE_COUNT", "3"));
+            String queueArn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNamesWithStrings("QueueArn")).attributesAsStrings().get("QueueArn");
+            String sweepId = "sweep-" + TaskIds.newRunId(Instant.now());
+            List<batchpipe.local.sweep.AliasSweep.Configuration> aliasConfigurations = configurations.stream()
+                    .map(c -> new batchpipe.local.sweep.AliasSweep.Configuration(c.key(), c.architecture(), c.memoryMb())).toList();
+            batchpipe.local.sweep.AliasSweep aliases = new batchpipe.local.sweep.AliasSweep(lambda, sweepId, functions, queueArn,
+                    10, concurrency, maxReceiveCount, Duration.ofMinutes(10), d -> Thread.sleep(d.toMillis()), err);
+            for (var c : aliasConfigurations) aliases.functionFor(c.architecture()); // a missing twin, before asking anything
+            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, limits, err);
+            long tasks = aws.taskCount(runSpec);
+            var prices = batchpipe.aggregator.cost.PriceTable.defaults();
+            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): " + tasks
+                    + " tasks per configuration, delivered " + concurrency + " invocations at once to an alias per configuration");
+            batchpipe.local.sweep.AwsSweep.estimates(runSpec, aliasConfigurations, prices).forEach((key, estimate) -> err.println("  " + key
+                    + ": estimated Lambda compute " + (estimate == null ? "not estimated (scan tasks only)" : "$" + estimate.toPlainString())
+                    + (runSpec.scan().isEmpty() ? "" : " (hash tasks only; scan tasks are not estimated)")));
+            if (!yes && !confirmed(err)) {
+                err.println("batchpipe sweep: not confirmed; nothing was changed (--yes skips the question)");
+                return 1;
+            }
+            Thread restoreOnExit = new Thread(aliases::restore, "sweep-restore");
+            Runtime.getRuntime().addShutdownHook(restoreOnExit);
+            Map<String, String> runIds = new LinkedHashMap<>();
+            try {
+                aliases.run(aliasConfigurations, c -> {
+                    String runId = sweepId + "-" + c.architecture() + "-" + c.memoryMb();
+                    runIds.put(c.key(), runId);
+                    Map<String, Object> runSpecJson = new LinkedHashMap<>(specJson);
+                    runSpecJson.put("runId", runId);
+                    runSpecJson.put("sweepId", sweepId);
+                    runSpecJson.put("label", (specJson.get("label") instanceof String l ? l + " " : "sweep ") + c.key());
+                    return aws.plan(runSpecJson);
+                });
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(restoreOnExit);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running
+                }
+            }
+            List<SweepReport.Outcome> outcomes = new ArrayList<>();
+            for (LocalSweep.Configuration c : configurations) {
+                outcomes.add(aws.awaitReport(runIds.get(c.key()), c.key(), c.architecture(), c.memoryMb(), c.repeat(), concurrency,
+                        Duration.ofSeconds(timeoutSeconds)));
+            }
+            String label = specJson.get("label") instanceof String l ? l : null;
+            SweepReport report = SweepReport.of(new SweepReport.Settings(sweepId, label, "AWS Lambda on stack " + deployedStack
+                    + ": CPU in proportion to memory, as Lambda gives it", true, strategy, balancedWeight, maxP99Ms), outcomes);
+            return write(report, outDir != null ? outDir : Path.of("out", sweepId), out, err);
+        }
+    }
+
+    private static int write(SweepReport report, Path sweepDir, PrintStream out, PrintStream err) throws java.io.IOException {
         Files.createDirectories(sweepDir);
         for (Map.Entry<String, String> file : SweepDocuments.render(report).entrySet()) {
             Files.writeString(sweepDir.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
