@@ -95,6 +95,10 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Where the sweep's files go (default: out/<sweepId>); each run's report goes to out/<runId>/.")
     Path outDir;
 
+    @Option(names = "--sample-objects", defaultValue = "4", paramLabel = "N",
+            description = "Locally: sample log objects (20,000 lines each) seeded under s3://<stack>-databucket/logs/ for scan specs, 1 to 200 (default: ${DEFAULT-VALUE}).")
+    int sampleObjects;
+
     /** For tests: read the mount table from this file instead of /proc/mounts (a fake one without a cpu controller). */
     @Option(names = "--proc-mounts", hidden = true)
     Path procMounts;
@@ -105,6 +109,9 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<LocalSweep.Configuration> configurations = configurations();
+        if (sampleObjects < 1 || sampleObjects > 200) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--sample-objects must be between 1 and 200, got " + sampleObjects);
+        }
         if (concurrency < 1 || concurrency > 100) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be between 1 and 100, got " + concurrency);
         }
@@ -167,7 +174,7 @@ final class SweepCommand implements Callable<Integer> {
         try (StdoutRedirect toStderr = StdoutRedirect.to(err)) {
             try (LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
                 stack.useForThisProcess();
-                SampleData.seed(stack.s3(), stack.ref("DataBucket"), 4, 20_000, SampleData.DEFAULT_SEED);
+                SampleData.seed(stack.s3(), stack.ref("DataBucket"), sampleObjects, 20_000, SampleData.DEFAULT_SEED);
                 try (StdoutRedirect quiet = StdoutRedirect.discarded();
                      LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true, Set.of(LocalSweep.WORKER))) {
                     LocalSweep sweep = new LocalSweep(stack, cgroups, artifacts, cores, err, Duration.ofSeconds(timeoutSeconds), Path.of("out"), limits);
