@@ -231,7 +231,15 @@ final class SweepCommand implements Callable<Integer> {
             batchpipe.local.sweep.AliasSweep aliases = new batchpipe.local.sweep.AliasSweep(lambda, sweepId, functions, queueArn,
                     10, concurrency, maxReceiveCount, Duration.ofMinutes(10), d -> Thread.sleep(d.toMillis()), err);
             for (var c : aliasConfigurations) aliases.functionFor(c.architecture()); // a missing twin, before asking anything
-            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, limits, err);
+            // The worker rejects a cost above its own MAX_HASH_COST: plan against that, not the default.
+            TaskLimits stackLimits = new TaskLimits(Integer.parseInt(workerConfig.environment().variables()
+                    .getOrDefault("MAX_HASH_COST", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
+            try {
+                new RunSpecParser(stackLimits).parse(specJson);
+            } catch (InvalidRunSpecException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), specFile + " (stack " + deployedStack + "): " + e.getMessage());
+            }
+            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, err);
             long tasks = aws.taskCount(runSpec);
             var prices = batchpipe.aggregator.cost.PriceTable.defaults();
             err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): " + tasks
