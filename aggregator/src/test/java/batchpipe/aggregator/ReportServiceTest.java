@@ -225,13 +225,14 @@ class ReportServiceTest {
     void report_usesTheReportLinesItIsGivenAndKeepsThemInTheFullReportOnly() {
         when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
         List<ReportLine> lines = List.of(new ReportLine("req-1", "worker", "arm64", 1024, 1_999.2, 2_000, null),
-                new ReportLine("req-producer", "producer", "arm64", 1024, 99.0, 100, 500.4));
+                // a cold start: Billed Duration 600 = ceil(99.0 + 500.4), its INIT inside
+                new ReportLine("req-producer", "producer", "arm64", 1024, 99.0, 600, 500.4));
 
         RunReport report = service.reportAgain("r1", new ReportInputs(lines, "two test lines", CostAssumptions.defaults()));
 
         Map<String, Object> lambda = JsonForm.at(report.report(), "cost", "lambda");
-        // 2,000 + 100 billed ms, and 501 ms of INIT, all at 1,024 MB
-        assertThat((BigDecimal) lambda.get("gbSeconds")).isEqualByComparingTo("2.1");
+        // 2,000 + 600 billed ms, of which 600 - ceil(99.0) = 501 ms of INIT, all at 1,024 MB
+        assertThat((BigDecimal) lambda.get("gbSeconds")).isEqualByComparingTo("2.6");
         assertThat((BigDecimal) lambda.get("initGbSeconds")).isEqualByComparingTo("0.501");
         Map<String, Object> inputs = JsonForm.at(report.report(), "inputs");
         assertThat(inputs).containsEntry("reportLines", "two test lines");

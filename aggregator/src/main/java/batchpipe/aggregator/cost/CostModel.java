@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Prices a run: Lambda per invocation (billed ms × memory × the architecture's price per GB-second,
- * the billed INIT time of cold starts, the request price), SQS requests, DynamoDB request units and S3
+ * Prices a run: Lambda per invocation (billed ms × memory × the architecture's price per GB-second, the
+ * start of a cold instance being part of the billed ms, plus the request price), SQS requests, DynamoDB request units and S3
  * requests, from a {@link PriceTable}. Amounts are exact decimals, summed exactly and rounded to 12
  * places only when written, so each line can be multiplied out by hand from the figures beside it.
  * docs/COST.md has every formula with a worked example.
@@ -29,11 +29,14 @@ public final class CostModel {
         this.prices = prices;
     }
 
-    /** Lambda's part of a scenario: GB-seconds and amounts, before and after INIT. */
-    private record LambdaCost(long invocations, BigDecimal gbSeconds, BigDecimal initGbSeconds, BigDecimal compute,
-                              BigDecimal init, BigDecimal requests) {
+    /**
+     * Lambda's part of a scenario. {@code gbSeconds} and {@code compute} hold all billed time, the start of cold
+     * instances included; {@code initGbSeconds} and {@code init} are that start's share of them, shown, never added.
+     */
+    private record LambdaCost(long invocations, long billedMs, long startMs, BigDecimal gbSeconds, BigDecimal initGbSeconds,
+                              BigDecimal compute, BigDecimal init, BigDecimal requests) {
         BigDecimal total() {
-            return compute.add(init).add(requests);
+            return compute.add(requests);
         }
     }
 
@@ -55,9 +58,9 @@ public final class CostModel {
             BilledInvocation first = group.get(0);
             String priceArchitecture = pricedAs(first.architecture());
             BigDecimal price = prices.gbSecondPrice(priceArchitecture);
-            long billedMs = group.stream().mapToLong(BilledInvocation::billedMs).sum();
-            long initMs = group.stream().mapToLong(BilledInvocation::initBilledMs).sum();
             LambdaCost lc = lambdaCost(group, priceArchitecture, null);
+            long billedMs = lc.billedMs();
+            long initMs = lc.startMs();
             // Peak of the invocations whose REPORT line says it: how much of memoryMb the function really needs.
             Integer peak = group.stream().map(BilledInvocation::maxMemoryUsedMb).filter(java.util.Objects::nonNull).max(Integer::compare)
                     .orElse(null);
@@ -69,13 +72,7 @@ public final class CostModel {
                     CostReport.InvocationSources.of(group), peak));
             lines.add(line("Lambda", "compute, " + e.getKey(), lc.gbSeconds(), "GB-s", price, lc.compute(),
                     String.format(Locale.ROOT, "%d billed ms x %d MB / 1,024,000 = %s GB-s x $%s", billedMs, first.memoryMb(),
-                            Numbers.plain(lc.gbSeconds()), Numbers.plain(price))));
-            if (initMs > 0) {
-                lines.add(line("Lambda", "INIT, " + e.getKey(), lc.initGbSeconds(), "GB-s", price, lc.init(), prices.initBilled()
-                        ? String.format(Locale.ROOT, "%d billed INIT ms x %d MB / 1,024,000 = %s GB-s x $%s", initMs, first.memoryMb(),
-                        Numbers.plain(lc.initGbSeconds()), Numbers.plain(price))
-                        : "INIT is not billed under this price table (" + initMs + " ms of INIT seen)"));
-            }
+                            Numbers.plain(lc.gbSeconds()), Numbers.plain(price)) + startNote(group, initMs, lc)));
             lambdaTotal = lambdaTotal.add(lc.total());
             gbSecondsTotal = gbSecondsTotal.add(lc.gbSeconds());
             initGbSecondsTotal = initGbSecondsTotal.add(lc.initGbSeconds());
@@ -135,19 +132,62 @@ public final class CostModel {
         return tasks.isEmpty() ? null : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size())));
     }
 
-    /** The lambda cost of {@code invocations} all priced as {@code architecture}; those that ran elsewhere scaled by {@code ratios}. */
+    /**
+     * The lambda cost of {@code invocations} all priced as {@code architecture}; those that ran elsewhere scaled by
+     * {@code ratios}. Billed time includes each cold start's share, except the INIT of an on-demand start under a price
+     * table that does not bill INIT (Lambda before 1 August 2025), which is taken out of it.
+     */
     private LambdaCost lambdaCost(List<BilledInvocation> invocations, String architecture, Map<String, BigDecimal> ratios) {
         BigDecimal price = prices.gbSecondPrice(architecture);
         BigDecimal gb = BigDecimal.ZERO;
         BigDecimal initGb = BigDecimal.ZERO;
+        long billedMs = 0, startMs = 0;
         for (BilledInvocation i : invocations) {
             BigDecimal ratio = ratios == null || i.architecture().equals(architecture) ? BigDecimal.ONE
                     : ratios.getOrDefault(i.architecture(), BigDecimal.ONE);
-            gb = gb.add(Numbers.gbSeconds(scaled(i.billedMs(), ratio), i.memoryMb()));
-            if (prices.initBilled()) initGb = initGb.add(Numbers.gbSeconds(scaled(i.initBilledMs(), ratio), i.memoryMb()));
+            long start = billedStartMs(i);
+            long billed = i.billedMs() - (i.initBilledMs() - start);
+            long scaledBilled = scaled(billed, ratio);
+            long scaledStart = Math.min(scaled(start, ratio), scaledBilled);
+            billedMs += scaledBilled;
+            startMs += scaledStart;
+            gb = gb.add(Numbers.gbSeconds(scaledBilled, i.memoryMb()));
+            initGb = initGb.add(Numbers.gbSeconds(scaledStart, i.memoryMb()));
         }
-        return new LambdaCost(invocations.size(), gb, initGb, gb.multiply(price), initGb.multiply(price),
+        return new LambdaCost(invocations.size(), billedMs, startMs, gb, initGb, gb.multiply(price), initGb.multiply(price),
                 prices.lambdaPerRequest().multiply(BigDecimal.valueOf(invocations.size())));
+    }
+
+    /** The billed milliseconds of an invocation's cold start under this price table. */
+    private long billedStartMs(BilledInvocation i) {
+        return i.start() == BilledInvocation.Start.INIT && !prices.initBilled() ? 0 : i.initBilledMs();
+    }
+
+    /** What the compute line's billed ms hold of cold starts, so the line says it rather than adding a line for them. */
+    private String startNote(List<BilledInvocation> group, long startMs, LambdaCost lc) {
+        long inits = group.stream().filter(i -> i.start() == BilledInvocation.Start.INIT).count();
+        long restores = group.stream().filter(i -> i.start() == BilledInvocation.Start.SNAPSTART_RESTORE).count();
+        long unbilled = group.stream().filter(i -> i.start() == BilledInvocation.Start.INIT_NOT_BILLED).count();
+        List<String> parts = new ArrayList<>();
+        if (startMs > 0) {
+            parts.add(String.format(Locale.ROOT, "of which %d ms (%s GB-s, $%s) started %s", startMs,
+                    Numbers.plain(lc.initGbSeconds()), Numbers.plain(Numbers.written(lc.init())),
+                    describeStarts(inits, restores)));
+        }
+        if (inits > 0 && !prices.initBilled()) {
+            parts.add(inits + " INIT phase(s) left out of the billed ms: this price table does not bill INIT");
+        }
+        if (unbilled > 0) {
+            parts.add(unbilled + " cold start(s) whose REPORT line did not bill INIT (Lambda's rule before 1 August 2025)");
+        }
+        return parts.isEmpty() ? "" : "; " + String.join("; ", parts);
+    }
+
+    private static String describeStarts(long inits, long restores) {
+        List<String> kinds = new ArrayList<>();
+        if (inits > 0) kinds.add(inits + " cold instance(s) (INIT)");
+        if (restores > 0) kinds.add(restores + " SnapStart restore(s)");
+        return String.join(" and ", kinds);
     }
 
     /** ceil(ms × ratio): a projected duration is billed, like a measured one, in whole milliseconds. */
@@ -240,7 +280,7 @@ public final class CostModel {
         Map<String, CostReport.MonthlyScenario> byArchitecture = new LinkedHashMap<>();
         for (String architecture : PriceTable.ARCHITECTURES) {
             LambdaCost lc = lambdaCost(invocations, architecture, ratios(architecture, ratio.value()));
-            BigDecimal gbSeconds = lc.gbSeconds().add(lc.initGbSeconds()).multiply(runs);
+            BigDecimal gbSeconds = lc.gbSeconds().multiply(runs);
             List<VolumeTiers.TierUse> tiers = VolumeTiers.split(gbSeconds, prices.lambdaTiers(architecture));
             BigDecimal compute = tiers.stream().map(VolumeTiers.TierUse::cost).reduce(BigDecimal.ZERO, BigDecimal::add);
             BigDecimal requests = lc.requests().multiply(runs);

@@ -46,25 +46,35 @@ public final class Invocations {
     }
 
     static BilledInvocation fromReportLine(ReportLine line, int tasks) {
-        long init = line.initMs() == null ? 0 : (long) Math.ceil(line.initMs());
+        ReportLine.StartShare start = line.startShare();
         return new BilledInvocation(line.requestId(), line.function(), line.architecture(), line.memoryMb(),
-                line.billedMs(), init, tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb());
+                line.billedMs(), start.billedMs(), tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb(), start.start());
     }
 
+    /**
+     * An invocation no REPORT line describes, billed as Lambda bills a cold start today: the task records' span (a
+     * lower bound) plus the INIT the first task recorded, which Billed Duration would include.
+     */
     static BilledInvocation fromTaskRecords(String requestId, List<TaskRecord> tasks) {
         long firstStart = Long.MAX_VALUE;
         long lastFinish = Long.MIN_VALUE;
         long init = 0;
+        boolean cold = false;
         for (TaskRecord t : tasks) {
             firstStart = Math.min(firstStart, t.startedAt());
             lastFinish = Math.max(lastFinish, t.finishedAt());
-            if (t.invocation().cold() && t.invocation().initMs() != null) init = Math.max(init, t.invocation().initMs());
+            if (t.invocation().cold()) {
+                cold = true;
+                if (t.invocation().initMs() != null) init = Math.max(init, t.invocation().initMs());
+            }
         }
         WorkerInvocation first = tasks.get(0).invocation();
         String architecture = first.architecture() != null ? first.architecture() : "unknown";
         String function = first.functionName() != null ? first.functionName() : "unknown";
         int memoryMb = first.memoryMb() == null ? 0 : first.memoryMb();
-        return new BilledInvocation(requestId, function, architecture, memoryMb, Math.max(1, lastFinish - firstStart), init,
-                tasks.size(), BilledInvocation.FROM_TASK_RECORDS);
+        long span = Math.max(1, lastFinish - firstStart);
+        return new BilledInvocation(requestId, function, architecture, memoryMb, span + init, init,
+                tasks.size(), BilledInvocation.FROM_TASK_RECORDS, null,
+                cold ? BilledInvocation.Start.INIT : BilledInvocation.Start.WARM);
     }
 }

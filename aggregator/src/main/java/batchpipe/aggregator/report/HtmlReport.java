@@ -213,7 +213,8 @@ public final class HtmlReport {
         html.append("</table>\n");
 
         html.append("<h2>Cost by architecture</h2>\n<table id=\"cost-by-architecture\"><tr><th>architecture</th><th>basis</th>"
-                + "<th class=\"n\">GB-s</th><th class=\"n\">Lambda compute</th><th class=\"n\">INIT</th><th class=\"n\">requests</th>"
+                + "<th class=\"n\">GB-s</th><th class=\"n\">Lambda compute</th><th class=\"n\">" + MarkdownReport.initColumn(cost)
+                + "</th><th class=\"n\">requests</th>"
                 + "<th class=\"n\">other services</th><th class=\"n\">total per run</th><th class=\"n\">per million tasks</th><th>assumption</th></tr>");
         cost.byArchitecture().byArchitecture().forEach((architecture, a) -> {
             html.append("<tr><td>").append(Html.escape(architecture)).append("</td><td class=\"")
@@ -286,7 +287,8 @@ public final class HtmlReport {
         cost.byArchitecture().byArchitecture().forEach((architecture, a) -> {
             rows.add(architecture + " (" + a.basis() + ")");
             totals.add("$" + MarkdownReport.plain(a.total()));
-            compute.add(a.lambdaCompute().doubleValue());
+            // Since INIT is read as part of billed time, compute holds it: the bar shows the rest beside it, never it twice.
+            compute.add(a.lambdaCompute().doubleValue() - (cost.lambda().initInCompute() ? a.lambdaInit().doubleValue() : 0));
             init.add(a.lambdaInit().doubleValue());
             requests.add(a.lambdaRequests().doubleValue());
             sqsValues.add(sqs);
@@ -294,7 +296,8 @@ public final class HtmlReport {
             s3Values.add(s3);
         });
         return SvgCharts.horizontalStackedBars("cost-by-architecture-chart", "Cost of this run by architecture", "USD per run", rows,
-                List.of(new SvgCharts.Series("Lambda compute", SvgCharts.PALETTE[0], compute),
+                List.of(new SvgCharts.Series(cost.lambda().initInCompute() ? "Lambda compute after INIT" : "Lambda compute",
+                                SvgCharts.PALETTE[0], compute),
                         new SvgCharts.Series("Lambda INIT", SvgCharts.PALETTE[3], init),
                         new SvgCharts.Series("Lambda requests", SvgCharts.PALETTE[5], requests),
                         new SvgCharts.Series("SQS", SvgCharts.PALETTE[1], sqsValues),

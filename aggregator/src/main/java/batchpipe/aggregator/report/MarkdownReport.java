@@ -189,7 +189,8 @@ public final class MarkdownReport {
             md.append(".");
         });
         md.append("\n\n### By architecture\n\n");
-        md.append("| architecture | basis | GB-s | Lambda compute | INIT | requests | other services | total per run | per million tasks |\n");
+        md.append("| architecture | basis | GB-s | Lambda compute | ").append(initColumn(cost))
+                .append(" | requests | other services | total per run | per million tasks |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         List<String> assumptions = new ArrayList<>();
         cost.byArchitecture().byArchitecture().forEach((architecture, a) -> {
@@ -207,6 +208,11 @@ public final class MarkdownReport {
                 .append(" | ").append(plain(m.lambdaCompute())).append(" | ").append(plain(m.lambdaRequests()))
                 .append(" | ").append(plain(m.otherServices())).append(" | ").append(plain(m.total())).append(" |\n"));
         md.append("\nNot included: ").append(String.join("; ", cost.notIncluded())).append(".\n");
+    }
+
+    /** The INIT column's head: a share of compute in reports since INIT is read inside Billed Duration, an addend before. */
+    static String initColumn(CostReport cost) {
+        return cost.lambda().initInCompute() ? "of which INIT" : "INIT";
     }
 
     /** An amount as written in report.json (no exponent); absent as a dash. */

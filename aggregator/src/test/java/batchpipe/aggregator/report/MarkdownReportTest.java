@@ -66,10 +66,11 @@ class MarkdownReportTest {
 
         assertThat(md).contains("## Cost (USD)\n\nPrices: us-east-1, dated 2025-08-01 (resource batchpipe/aggregator/cost/prices-us-east-1.json)."
                 + " Lambda durations: 0 invocations billed from REPORT lines, 2 measured from task records.\n");
-        // worker invocations of 1,100 ms (req-1: 1,100 .. 2,200) and 2,000 ms (req-2) at 1,024 MB
-        assertThat(md).contains("| Lambda | compute, worker x86_64 1024 MB | 3.1 | GB-s | 0.0000166667 | 0.00005166677 |"
-                + " 3100 billed ms x 1024 MB / 1,024,000 = 3.1 GB-s x $0.0000166667 |\n");
-        assertThat(md).contains("| Lambda | INIT, worker x86_64 1024 MB | 0.25 | GB-s | 0.0000166667 | 0.000004166675 |");
+        // worker invocations of 1,100 ms (req-1: 1,100 .. 2,200) with its 250 ms of INIT, and 2,000 ms (req-2), at 1,024 MB
+        assertThat(md).contains("| Lambda | compute, worker x86_64 1024 MB | 3.35 | GB-s | 0.0000166667 | 0.000055833445 |"
+                + " 3350 billed ms x 1024 MB / 1,024,000 = 3.35 GB-s x $0.0000166667; of which 250 ms (0.25 GB-s, $0.000004166675)"
+                + " started 1 cold instance(s) (INIT) |\n");
+        assertThat(md).doesNotContain("| Lambda | INIT,");
         assertThat(md).contains("| Lambda | requests | 2 | requests | 0.0000002 | 0.0000004 | 2 invocations x $0.2 per 1M |\n");
         assertThat(md).contains("| **total per run** |");
         assertThat(md).contains("| arm64 | projected |").contains("| x86_64 | measured |")

@@ -40,7 +40,7 @@ class SweepReportTest {
         if (failHash) second.status(TaskStatus.FAILED, "hashing failed");
         tasks.add(second.build());
         List<ReportLine> lines = List.of(
-                new ReportLine("req-1", "worker", "x86_64", memoryMb, 1_000 * k, (long) Math.ceil(1_000 * k), 300.0),
+                new ReportLine("req-1", "worker", "x86_64", memoryMb, 1_000 * k, (long) Math.ceil(1_000 * k + 300), 300.0),
                 new ReportLine("req-2", "worker", "x86_64", memoryMb, 2_400 * k, (long) Math.ceil(2_400 * k), null));
         RunRecord record = new RunRecord(runId, "nightly", "{}", new Planned(2, 2, 4), 20, 1_000, "complete", 1, 4L, null, List.of(), null, null,
                 null, "sweep-1");

@@ -5,6 +5,8 @@ import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.report.ComparisonReport;
+import batchpipe.aggregator.report.HistoryReport;
+import batchpipe.aggregator.report.RunHistory;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
@@ -60,6 +62,13 @@ public final class ReportFiles {
         createFolder(dir);
         return List.of(write(dir.resolve("compare.md"), ComparisonReport.markdown(a, b)),
                 write(dir.resolve("compare.html"), ComparisonReport.html(a, b)));
+    }
+
+    /** history.md and history.html. */
+    public static List<Path> writeHistory(Path dir, RunHistory history) throws IOException {
+        createFolder(dir);
+        return List.of(write(dir.resolve("history.md"), HistoryReport.markdown(history)),
+                write(dir.resolve("history.html"), HistoryReport.html(history)));
     }
 
     /**

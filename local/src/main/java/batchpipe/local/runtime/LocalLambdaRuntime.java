@@ -182,7 +182,7 @@ public final class LocalLambdaRuntime implements AutoCloseable {
         }
         double durationMs = elapsedMs(invokeStart);
         release(instance);
-        return record(new InvocationResult(logicalId, requestId, response, error, durationMs, billed(durationMs),
+        return record(new InvocationResult(logicalId, requestId, response, error, durationMs, billed(durationMs, initMs),
                 function.memoryMb(), peakRssMb(), initMs));
     }
 
@@ -253,6 +253,14 @@ public final class LocalLambdaRuntime implements AutoCloseable {
     /** Lambda bills per millisecond, rounded up. */
     static long billed(double durationMs) {
         return (long) Math.ceil(durationMs);
+    }
+
+    /**
+     * Billed Duration as Lambda writes it since 1 August 2025: the INIT phase of a cold start is billed with the
+     * invocation, {@code ceil(Duration + Init Duration)}, so a local REPORT line reads like one from AWS.
+     */
+    static long billed(double durationMs, Double initMs) {
+        return billed(durationMs + (initMs == null ? 0 : initMs));
     }
 
     private static double elapsedMs(long startNanos) {

@@ -302,14 +302,14 @@ public final class ProcessLambdaRuntime implements AutoCloseable {
     }
 
     private InvocationResult result(String requestId, String response, String error, double durationMs, Instance instance, Double initMs) {
-        return new InvocationResult(function.logicalId(), requestId, response, error, durationMs, LocalLambdaRuntime.billed(durationMs), memoryMb,
+        return new InvocationResult(function.logicalId(), requestId, response, error, durationMs, LocalLambdaRuntime.billed(durationMs, initMs), memoryMb,
                 peakRssMb(instance.process.pid()), initMs);
     }
 
     private InvocationResult failure(String requestId, String type, String message, long fromNanos, Double initMs) {
         double durationMs = elapsedMs(fromNanos);
         return new InvocationResult(function.logicalId(), requestId, "{\"errorType\":\"" + type + "\",\"errorMessage\":\"" + jsonText(message) + "\"}",
-                type, durationMs, LocalLambdaRuntime.billed(durationMs), memoryMb, 0, initMs);
+                type, durationMs, LocalLambdaRuntime.billed(durationMs, initMs), memoryMb, 0, initMs);
     }
 
     private InvocationResult record(InvocationResult result) {
