@@ -116,7 +116,7 @@ public final class RunPlanner {
         int shards = ProgressShards.shardCount(tasks.size());
 
         RunRecord record = RunRecord.planned(runId, spec.label(), Json.write(specJson), new Planned(plannedScan, plannedHash, tasks.size()),
-                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards);
+                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), shards, spec.sweepId());
         runs.create(host == null ? record : record.withHost(host.apply(now.toEpochMilli())));
         if (tasks.isEmpty()) {
             LOG.info("run planned with nothing to do", "runId", runId);

@@ -32,7 +32,75 @@ final class SvgCharts {
     record Series(String name, String color, List<Double> values) {
     }
 
+    /**
+     * Points joined in x order: {@code dashed} for a reference (an ideal line), {@code markersOnly} for a
+     * scatter; a point's label, when given, is written next to it.
+     */
+    record XySeries(String name, String color, List<double[]> points, List<String> labels, boolean dashed, boolean markersOnly) {
+        XySeries(String name, String color, List<double[]> points) {
+            this(name, color, points, List.of(), false, false);
+        }
+    }
+
     private SvgCharts() {
+    }
+
+    /** Lines or points on linear axes from 0, the legend at the top left. */
+    static String xy(String id, String title, String xLabel, String yLabel, List<XySeries> series) {
+        double xMax = 0, yMax = 0;
+        for (XySeries s : series) {
+            for (double[] p : s.points()) {
+                xMax = Math.max(xMax, p[0]);
+                yMax = Math.max(yMax, p[1]);
+            }
+        }
+        double[] xTicks = ticks(Math.max(xMax * 1.08, 1e-12));
+        double[] yTicks = ticks(Math.max(yMax * 1.15, 1e-12));
+        double xTop = xTicks[xTicks.length - 1], yTop = yTicks[yTicks.length - 1];
+        StringBuilder svg = open(id, title);
+        int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+        for (double t : yTicks) {
+            double y = TOP + plotH - plotH * t / yTop;
+            svg.append(gridLine(LEFT, y, LEFT + plotW, y));
+            svg.append(text(LEFT - 8, y + 4, "end", number(t)));
+        }
+        for (double t : xTicks) {
+            double x = LEFT + plotW * t / xTop;
+            svg.append(gridLine(x, TOP, x, TOP + plotH));
+            svg.append(text(x, TOP + plotH + 18, "middle", number(t)));
+        }
+        svg.append(axes(plotW, plotH));
+        svg.append(text(LEFT + plotW / 2.0, HEIGHT - 12, "middle", xLabel));
+        svg.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">%s</text>",
+                TOP + plotH / 2.0, TOP + plotH / 2.0, Html.escape(yLabel)));
+        int legendY = TOP + 14;
+        for (XySeries s : series) {
+            if (s.points().isEmpty()) continue;
+            List<double[]> sorted = new ArrayList<>(s.points());
+            List<String> labels = s.labels();
+            if (!s.markersOnly() && labels.isEmpty()) sorted.sort((a, b) -> Double.compare(a[0], b[0]));
+            if (!s.markersOnly()) {
+                StringBuilder path = new StringBuilder();
+                for (int i = 0; i < sorted.size(); i++) {
+                    path.append(i == 0 ? "M" : " L").append(fmt(LEFT + plotW * sorted.get(i)[0] / xTop)).append(',')
+                            .append(fmt(TOP + plotH - plotH * sorted.get(i)[1] / yTop));
+                }
+                svg.append("<path class=\"curve\" fill=\"none\" stroke-width=\"2.5\" stroke=\"").append(s.color()).append('"')
+                        .append(s.dashed() ? " stroke-dasharray=\"6 4\"" : "").append(" d=\"").append(path).append("\"><title>")
+                        .append(Html.escape(s.name())).append("</title></path>");
+            }
+            if (!s.dashed()) {
+                for (int i = 0; i < sorted.size(); i++) {
+                    double x = LEFT + plotW * sorted.get(i)[0] / xTop, y = TOP + plotH - plotH * sorted.get(i)[1] / yTop;
+                    String label = i < labels.size() ? labels.get(i) : null;
+                    svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: %s, %s</title></circle>",
+                            x, y, s.color(), Html.escape(label == null ? s.name() : label), number(sorted.get(i)[0]), number(sorted.get(i)[1])));
+                    if (label != null) svg.append(text(x + 7, y - 7, "start", label));
+                }
+            }
+            legendY = legend(svg, LEFT + 14, legendY, s.color(), s.name());
+        }
+        return svg.append("</svg>").toString();
     }
 
     /** Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values, on a linear x axis. */

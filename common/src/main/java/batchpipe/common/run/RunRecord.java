@@ -26,17 +26,27 @@ import java.util.Map;
  *                          null until then, and on runs stored before it was kept
  * @param host              the machine a local run's functions ran on, as the producer saw it when it planned
  *                          the run; null on Lambda and on runs stored before it was kept
+ * @param sweepId           the sweep the run is one configuration of ({@code ./batchpipe sweep}), from the spec's
+ *                          {@code sweepId}; null for a run of its own and on runs stored before sweeps
  */
 public record RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
                         String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
-                        String completionSentBy, Long completionSentAt, Long sendFinishedAt, RunHost host) {
+                        String completionSentBy, Long completionSentAt, Long sendFinishedAt, RunHost host, String sweepId) {
 
-    /** A record without the machine it ran on (a run on Lambda). */
+    /** A record of no sweep. */
+    public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
+                     String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
+                     String completionSentBy, Long completionSentAt, Long sendFinishedAt, RunHost host) {
+        this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
+                completionSentBy, completionSentAt, sendFinishedAt, host, null);
+    }
+
+    /** A record without the machine it ran on (a run on Lambda), of no sweep. */
     public RunRecord(String runId, String label, String spec, Planned planned, long hashesPlanned, long createdAt,
                      String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
                      String completionSentBy, Long completionSentAt, Long sendFinishedAt) {
         this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
-                completionSentBy, completionSentAt, sendFinishedAt, null);
+                completionSentBy, completionSentAt, sendFinishedAt, null, null);
     }
 
     /** A record without the end of sending. */
@@ -44,20 +54,26 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                      String status, int shards, Long enqueued, String enqueueError, List<String> completeShards,
                      String completionSentBy, Long completionSentAt) {
         this(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
-                completionSentBy, completionSentAt, null);
+                completionSentBy, completionSentAt, null, null, null);
     }
 
     /** A new run's record, as the producer writes it. */
     public static RunRecord planned(String runId, String label, String spec, Planned planned, long hashesPlanned,
                                     long createdAt, int shards) {
+        return planned(runId, label, spec, planned, hashesPlanned, createdAt, shards, null);
+    }
+
+    /** A new run's record, one configuration of the sweep {@code sweepId} (null: of none). */
+    public static RunRecord planned(String runId, String label, String spec, Planned planned, long hashesPlanned,
+                                    long createdAt, int shards, String sweepId) {
         return new RunRecord(runId, label, spec, planned, hashesPlanned, createdAt, planned.total() == 0 ? "empty" : "running",
-                shards, null, null, List.of(), null, null);
+                shards, null, null, List.of(), null, null, null, null, sweepId);
     }
 
     /** This record with the machine the run's functions run on (a local run). */
     public RunRecord withHost(RunHost runHost) {
         return new RunRecord(runId, label, spec, planned, hashesPlanned, createdAt, status, shards, enqueued, enqueueError, completeShards,
-                completionSentBy, completionSentAt, sendFinishedAt, runHost);
+                completionSentBy, completionSentAt, sendFinishedAt, runHost, sweepId);
     }
 
     public Map<String, AttributeValue> toItem() {
@@ -71,7 +87,7 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                 .put("hashesPlanned", hashesPlanned).put("createdAt", createdAt).put("status", status).put("shards", shards)
                 .put("enqueued", enqueued).put("enqueueError", enqueueError)
                 .put("completionSentBy", completionSentBy).put("completionSentAt", completionSentAt)
-                .put("sendFinishedAt", sendFinishedAt);
+                .put("sendFinishedAt", sendFinishedAt).put("sweepId", sweepId);
         if (completeShards != null && !completeShards.isEmpty()) {
             item.put("completeShards", AttributeValue.fromSs(completeShards));
         }
@@ -94,6 +110,6 @@ public record RunRecord(String runId, String label, String spec, Planned planned
                 item.longOr("hashesPlanned", 0), item.longOr("createdAt", 0), item.string("status"),
                 Math.toIntExact(item.longOr("shards", 0)), item.longOrNull("enqueued"), item.string("enqueueError"),
                 complete == null ? List.of() : complete, item.string("completionSentBy"), item.longOrNull("completionSentAt"),
-                item.longOrNull("sendFinishedAt"), RunHost.fromAttribute(item.map("host")));
+                item.longOrNull("sendFinishedAt"), RunHost.fromAttribute(item.map("host")), item.string("sweepId"));
     }
 }

@@ -43,7 +43,9 @@ class TemplateWiringTest {
             "WORKER_COUNT", "worker: threads follow the function's memory (its vCPU share) unless overridden",
             "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned",
             "RUN_EVENTS_FILE", "aggregator: unset on AWS, where Run Completed goes to EventBridge; only the local stack, which has no"
-                    + " EventBridge, sets it to a JSON-lines file");
+                    + " EventBridge, sets it to a JSON-lines file",
+            "BATCHPIPE_RECORD_HOST", "producer: unset on AWS, where the machine a run's functions ran on is Lambda's; only the local"
+                    + " runtime sets it, so a local run's record and reports name this machine");
     /** Set on a function for a library it ships rather than for its own code. */
     private static final Map<String, String> READ_BY_LIBRARIES = Map.of(
             "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints",
