@@ -5,10 +5,6 @@ import batchpipe.aggregator.report.RunHistory.JudgedRun;
 import batchpipe.aggregator.report.RunHistory.RunPoint;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
-import java.math.RoundingMode;
-import java.text.DecimalFormat;
-import java.text.DecimalFormatSymbols;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -218,27 +214,22 @@ public final class HistoryReport {
                         + " (value − median) ÷ median × 100.");
     }
 
-    // Number formatting, in one place so that it can follow the report's shared formatting rules: 4 significant
-    // figures for costs, rates, durations and percentages; thousands separators for counts.
-
-    private static final MathContext FOUR_FIGURES = new MathContext(4, RoundingMode.HALF_EVEN);
+    // Number formatting: the report's shared rules (Display), so the history shows a figure as report.md does.
 
     private static String usd(BigDecimal value) {
-        return "$" + significant(value);
+        return Display.usd(value);
     }
 
-    /** Whole milliseconds below a second, else seconds to 4 significant figures. */
     private static String durationMs(BigDecimal ms) {
-        if (ms.abs().compareTo(BigDecimal.valueOf(1000)) < 0) return significant(ms) + " ms";
-        return significant(ms.movePointLeft(3)) + " s";
+        return Display.duration(ms.doubleValue());
     }
 
     private static String share(double share) {
-        return significant(BigDecimal.valueOf(share).movePointRight(2)) + "%";
+        return Display.share(share);
     }
 
     private static String percent(BigDecimal percent) {
-        return significant(percent) + "%";
+        return Display.percent(percent);
     }
 
     private static String runs(int n) {
@@ -246,16 +237,10 @@ public final class HistoryReport {
     }
 
     private static String count(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
+        return Display.count(n);
     }
 
-    /** To 4 significant figures, plain (no exponent), with thousands separators in the whole part. */
     private static String significant(BigDecimal value) {
-        BigDecimal rounded = value.round(FOUR_FIGURES).stripTrailingZeros();
-        if (rounded.scale() < 0) rounded = rounded.setScale(0);
-        DecimalFormat format = new DecimalFormat("#,##0", DecimalFormatSymbols.getInstance(Locale.ROOT));
-        format.setMinimumFractionDigits(rounded.scale());
-        format.setMaximumFractionDigits(rounded.scale());
-        return format.format(rounded);
+        return Display.significant(value, 4);
     }
 }
