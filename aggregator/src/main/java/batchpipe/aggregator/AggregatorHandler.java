@@ -137,7 +137,8 @@ public final class AggregatorHandler implements RequestStreamHandler {
             List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
             for (SQSEvent.SQSMessage message : SqsEventJson.records(bytes)) {
                 try {
-                    reports.report(runIdOf(Json.parseObject(message.getBody())), reportLinesDeadline(context));
+                    // closed once stored: its tasks.csv spill must not pile up in a warm instance's /tmp
+                    reports.report(runIdOf(Json.parseObject(message.getBody())), reportLinesDeadline(context)).close();
                 } catch (RuntimeException e) {
                     LOG.error("report failed; the message will be retried", e, "messageId", message.getMessageId());
                     failures.add(new SQSBatchResponse.BatchItemFailure(message.getMessageId()));
@@ -145,7 +146,9 @@ public final class AggregatorHandler implements RequestStreamHandler {
             }
             return SqsEventJson.write(new SQSBatchResponse(failures));
         }
-        return Json.write(reports.report(runIdOf(event), reportLinesDeadline(context)).summary()).getBytes(StandardCharsets.UTF_8);
+        try (RunReport report = reports.report(runIdOf(event), reportLinesDeadline(context))) {
+            return Json.write(report.summary()).getBytes(StandardCharsets.UTF_8);
+        }
     }
 
     /** The run id of a completion message or an on-demand event: JSON from outside, of which only this field is read. */

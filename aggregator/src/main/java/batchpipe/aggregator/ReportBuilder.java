@@ -2,6 +2,7 @@ package batchpipe.aggregator;
 
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.common.run.RunRecord;
 
 import java.time.Instant;
 
@@ -26,22 +27,32 @@ public final class ReportBuilder {
 
     /** With the REPORT lines the source finds by {@code deadline}, and the configured assumptions. */
     public RunReport build(String runId, Instant deadline) {
-        RunReader.StoredRun stored = read(runId);
-        ReportLineSource.Found found = reportLines.find(stored.run(), stored.tasks(), deadline);
-        return RunReport.of(runId, stored.run(), stored.tasks(), stored.invocations(), prices, new ReportInputs(found.lines(), found.source(), assumptions));
+        RunFold fold = new RunFold(prices);
+        try {
+            RunRecord run = read(runId, fold);
+            ReportLineSource.Found found = reportLines.find(run, fold.invocations(), deadline);
+            return fold.report(runId, run, new ReportInputs(found.lines(), found.source(), assumptions));
+        } finally {
+            fold.close();
+        }
     }
 
     /** With the given REPORT lines and assumptions instead. */
     public RunReport build(String runId, ReportInputs inputs) {
-        RunReader.StoredRun stored = read(runId);
-        return RunReport.of(runId, stored.run(), stored.tasks(), stored.invocations(), prices, inputs);
+        RunFold fold = new RunFold(prices);
+        try {
+            return fold.report(runId, read(runId, fold), inputs);
+        } finally {
+            fold.close();
+        }
     }
 
-    private RunReader.StoredRun read(String runId) {
-        RunReader.StoredRun stored = reader.read(runId);
-        if (stored.run() == null && stored.tasks().isEmpty()) {
+    /** The run record (null when there is none), its records folded into {@code fold}. */
+    private RunRecord read(String runId, RunFold fold) {
+        RunRecord run = reader.fold(runId, fold);
+        if (run == null && fold.tasks() == 0) {
             throw new IllegalArgumentException("run '" + runId + "' not found in table " + reader.table());
         }
-        return stored;
+        return run;
     }
 }

@@ -1,5 +1,6 @@
 package batchpipe.aggregator;
 
+import batchpipe.aggregator.cost.InvocationSpans;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.TaskRecord;
@@ -17,12 +18,17 @@ public interface ReportLineSource {
     ReportLineSource NONE = (run, tasks, deadline) -> new Found(List.of(), ReportInputs.NO_REPORT_LINES);
 
     /**
-     * @param run      the run record, or null when there is none
-     * @param tasks    the run's task records
-     * @param deadline when the source must have answered (the aggregator's remaining Lambda time, less what
-     *                 the rest of the report needs)
+     * @param run         the run record, or null when there is none
+     * @param invocations the worker invocations the run's task records name (folded as they were read)
+     * @param deadline    when the source must have answered (the aggregator's remaining Lambda time, less what
+     *                    the rest of the report needs)
      */
-    Found find(RunRecord run, List<TaskRecord> tasks, Instant deadline);
+    Found find(RunRecord run, InvocationSpans invocations, Instant deadline);
+
+    /** From a list of the run's task records. */
+    default Found find(RunRecord run, List<TaskRecord> tasks, Instant deadline) {
+        return find(run, InvocationSpans.of(tasks), deadline);
+    }
 
     /**
      * @param lines  the REPORT lines found

@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Builds a run's report ({@link ReportBuilder}) and stores it: puts its four files in S3, keeps the
+ * Builds a run's report ({@link ReportBuilder}) and stores it: puts its files in S3, keeps the
  * headline figures and the files' location in the run's summary item, announces a completed run and
  * emits its headline figures as EMF metrics.
  * Idempotent: the report depends only on the stored records and the given inputs, so running it twice
@@ -100,7 +100,7 @@ public final class ReportService {
             events.publish(new RunCompleted(runId, label, status, headline, location));
         }
         metrics.accept(Json.write(EmfMetrics.document(summary, clock.millis())));
-        LOG.info("report written", "runId", runId, "report", location.uri(), "status", status, "tasks", built.tasks().size());
+        LOG.info("report written", "runId", runId, "report", location.uri(), "status", status, "tasks", built.taskCount());
         return built;
     }
 }

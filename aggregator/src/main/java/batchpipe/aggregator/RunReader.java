@@ -14,7 +14,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
-/** Reads a run's record and all its task records: paginated Queries over the run's partition. */
+/**
+ * Reads a run's record and all its task records: paginated Queries over the run's partition, either
+ * folded page by page into a {@link RunFold} ({@link #fold}, what the aggregator does: a run of a million
+ * tasks is never held) or collected into lists ({@link #read}, for a small run or a test).
+ */
 public final class RunReader {
     private final DynamoDbClient dynamoDb;
     private final String table;
@@ -69,5 +73,30 @@ public final class RunReader {
 
     private List<Map<String, AttributeValue>> query(RunPartitions layout, String skPrefix) {
         return RunPartition.items(dynamoDb, table, layout, skPrefix);
+    }
+
+    /**
+     * Folds the run's task and invocation records into {@code fold} as each Query page arrives and returns the run
+     * record (null when there is none). The keys of a write-sharded run are read one after another, each in
+     * sort-key (task-id) order, so the same run always folds in the same order; that order is task-id order only
+     * for a run on one key ({@link #read} sorts instead, holding every record).
+     *
+     * @throws IllegalArgumentException naming the item and the attribute when a stored record is not one Batchpipe wrote
+     */
+    public RunRecord fold(String runId, RunFold fold) {
+        RunRecord run = null;
+        for (Map<String, AttributeValue> item : RunPartition.items(dynamoDb, table, RunPartitions.legacy(runId), TableKeys.RUN_SK)) {
+            if (TableKeys.RUN_SK.equals(item.get(TableKeys.SK).s())) run = RunRecord.fromItem(item);
+        }
+        RunPartitions layout = run == null ? RunPartitions.legacy(runId) : run.layout();
+        for (String pk : RunPartition.pksFor(layout, TableKeys.TASK_PREFIX)) {
+            RunPartition.forEachOnKey(dynamoDb, table, pk, TableKeys.TASK_PREFIX, page -> page.forEach(item -> fold.add(TaskRecord.fromItem(item))));
+        }
+        for (String pk : RunPartition.pksFor(layout, TableKeys.INVOCATION_PREFIX)) {
+            RunPartition.forEachOnKey(dynamoDb, table, pk, TableKeys.INVOCATION_PREFIX,
+                    page -> page.forEach(item -> fold.add(InvocationRecord.fromItem(item))));
+        }
+        return run;
+    }
     }
 }

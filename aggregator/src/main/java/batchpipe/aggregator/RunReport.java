@@ -1,11 +1,7 @@
 package batchpipe.aggregator;
 
-import batchpipe.aggregator.cost.BilledInvocation;
-import batchpipe.aggregator.cost.CostModel;
-import batchpipe.aggregator.cost.Invocations;
 import batchpipe.aggregator.cost.PriceTable;
-import batchpipe.aggregator.cost.UsageModel;
-import batchpipe.aggregator.stats.RunStatistics;
+import batchpipe.aggregator.report.TaskRows;
 import batchpipe.common.run.InvocationRecord;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.TaskRecord;
@@ -13,32 +9,48 @@ import batchpipe.common.run.TaskRecord;
 import java.util.List;
 
 /**
- * A run's report with the records it was computed from. {@link #report()} holds every figure and, in
- * its inputs, the per-invocation facts the cost came from; {@link #summary()} leaves those out, so it
- * stays small enough for the function's response.
+ * A run's report with what tasks.csv is written from. {@link #report()} holds every figure and, in its
+ * inputs, the per-invocation facts the cost came from; {@link #summary()} leaves those out, so it stays
+ * small enough for the function's response. The rows of tasks.csv are a spill file, not records
+ * ({@link RunFold}): {@link #close()} deletes it once the files are written.
  *
- * @param run the run record, or null when there is none
+ * @param run      the run record, or null when there is none
+ * @param tasksCsv the rows of tasks.csv, one per task record, in the order they were read
  */
-public record RunReport(Report report, RunRecord run, List<TaskRecord> tasks) {
-    public RunReport {
-        tasks = List.copyOf(tasks);
-    }
+public record RunReport(Report report, RunRecord run, TaskRows tasksCsv) implements AutoCloseable {
 
     public static RunReport of(String runId, RunRecord run, List<TaskRecord> tasks, PriceTable prices, ReportInputs inputs) {
         return of(runId, run, tasks, List.of(), prices, inputs);
     }
 
-    /** @param workerInvocations the run's invocation records (the per-call DynamoDB view) */
+    /**
+     * The report of records already in a list, folded in the list's order.
+     *
+     * @param workerInvocations the run's invocation records (the per-call DynamoDB view)
+     */
     public static RunReport of(String runId, RunRecord run, List<TaskRecord> tasks, List<InvocationRecord> workerInvocations,
                                PriceTable prices, ReportInputs inputs) {
-        List<BilledInvocation> invocations = Invocations.of(tasks, inputs.reportLines());
-        UsageModel.Usage usage = UsageModel.measure(run, tasks, invocations, inputs.assumptions(), prices);
-        return new RunReport(new Report(RunStatistics.compute(runId, run, tasks, workerInvocations),
-                new CostModel(prices).compute(tasks, invocations, usage, inputs.assumptions()),
-                new Report.Inputs(inputs.reportLinesSource(), invocations)), run, tasks);
+        RunFold fold = new RunFold(prices);
+        try {
+            tasks.forEach(fold::add);
+            workerInvocations.forEach(fold::add);
+            return fold.report(runId, run, inputs);
+        } finally {
+            fold.close();
+        }
     }
 
     public Report summary() {
         return report.withoutInputs();
+    }
+
+    /** The task records the report was built from. */
+    public long taskCount() {
+        return tasksCsv.rows();
+    }
+
+    @Override
+    public void close() {
+        tasksCsv.close();
     }
 }

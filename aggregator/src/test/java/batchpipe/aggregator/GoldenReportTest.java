@@ -35,7 +35,7 @@ import static org.mockito.Mockito.when;
  * real runs of the local stack, exported with {@code aws dynamodb query} (DynamoDB JSON, the run record
  * and the task records as the worker and the producer wrote them). Their {@code written-by-b2163fc/} files
  * were rendered by the code before the typed run model, which reproduced them byte for byte; their
- * {@code expected/} files are today's, changed only on purpose (issue 15: cold starts per invocation,
+ * {@code expected/} files are today's, changed only on purpose (issue 15: cold starts per invocation, figures shown to 4 significant figures, countby.csv,
  * what each latency measures). golden-1 has no REPORT lines (as
  * on a stack without CloudWatch Logs); golden-2 has a rejected task, truncated countBy values and REPORT
  * lines for every invocation, two of them cold.

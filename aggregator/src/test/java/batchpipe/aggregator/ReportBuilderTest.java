@@ -66,7 +66,7 @@ class ReportBuilderTest {
         assertThat(report.summary().runId()).isEqualTo("r1");
         assertThat(report.summary().figures().status()).isEqualTo("complete");
         assertThat(report.summary().inputs()).isNull();
-        assertThat(report.tasks()).containsExactly(TASK);
+        assertThat(report.tasksCsv().render()).isEqualTo(batchpipe.aggregator.report.TasksCsv.render(List.of(TASK)));
         assertThat(report.report().inputs().reportLines()).isEqualTo(ReportInputs.NO_REPORT_LINES);
         verifyNoWrite();
     }

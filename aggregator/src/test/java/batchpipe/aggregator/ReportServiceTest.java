@@ -90,23 +90,24 @@ class ReportServiceTest {
     }
 
     @Test
-    void report_putsTheFourFilesUnderTheRunsFolder() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+    void report_putsTheFiveFilesUnderTheRunsFolder() {
+        stored("r1", run(1), List.of(TASK));
 
         service.report("r1", DEADLINE);
 
         ArgumentCaptor<PutObjectRequest> put = ArgumentCaptor.forClass(PutObjectRequest.class);
-        verify(s3, times(4)).putObject(put.capture(), any(RequestBody.class));
+        verify(s3, times(5)).putObject(put.capture(), any(RequestBody.class));
         assertThat(put.getAllValues()).extracting(PutObjectRequest::key)
-                .containsExactly("reports/r1/report.json", "reports/r1/report.md", "reports/r1/tasks.csv", "reports/r1/report.html");
+                .containsExactly("reports/r1/report.json", "reports/r1/report.md", "reports/r1/tasks.csv", "reports/r1/countby.csv", "reports/r1/report.html");
         assertThat(put.getAllValues()).allSatisfy(p -> assertThat(p.bucket()).isEqualTo("bkt"));
-        assertThat(put.getAllValues().get(3).contentType()).isEqualTo("text/html; charset=utf-8");
+        assertThat(put.getAllValues().get(3).contentType()).isEqualTo("text/csv; charset=utf-8");
+        assertThat(put.getAllValues().get(4).contentType()).isEqualTo("text/html; charset=utf-8");
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void report_keepsOnlyTheHeadlineAndTheFilesInTheSummaryItem() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("r1", run(1), List.of(TASK));
 
         service.report("r1", DEADLINE);
 
@@ -127,7 +128,7 @@ class ReportServiceTest {
         Map<String, Long> values = new java.util.HashMap<>();
         for (int i = 0; i < 20_000; i++) values.put("value-" + i + "-" + "x".repeat(20), (long) i);
         TaskRecord task = task().countBy("field", values).build();
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(task)));
+        stored("r1", run(1), List.of(task));
 
         service.report("r1", DEADLINE);
 
@@ -140,7 +141,7 @@ class ReportServiceTest {
 
     @Test
     void report_announcesACompleteRunWithItsHeadlineAndFiles() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(TaskRecords.run("nightly", 1_000, 0, 1, null), List.of(TASK)));
+        stored("r1", TaskRecords.run("nightly", 1_000, 0, 1, null), List.of(TASK));
 
         service.report("r1", DEADLINE);
 
@@ -157,7 +158,7 @@ class ReportServiceTest {
 
     @Test
     void report_doesNotAnnounceAnIncompleteRun() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(2), List.of(TASK)));
+        stored("r1", run(2), List.of(TASK));
 
         service.report("r1", DEADLINE);
 
@@ -166,18 +167,18 @@ class ReportServiceTest {
 
     @Test
     void reportAgain_replacesFilesAndSummaryWithoutAnnouncingTheRunAgain() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("r1", run(1), List.of(TASK));
 
         service.reportAgain("r1", ReportInputs.withoutReportLines(CostAssumptions.defaults()));
 
         assertThat(announced).isEmpty();
         verify(dynamoDb).putItem(any(PutItemRequest.class));
-        verify(s3, times(4)).putObject(any(PutObjectRequest.class), any(RequestBody.class));
+        verify(s3, times(5)).putObject(any(PutObjectRequest.class), any(RequestBody.class));
     }
 
     @Test
     void report_refusesARunIdThatCannotNameAFolder() {
-        when(reader.read("../r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("../r1", run(1), List.of(TASK));
 
         assertThatThrownBy(() -> service.report("../r1", DEADLINE)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("'../r1' is not a run id");
@@ -186,7 +187,7 @@ class ReportServiceTest {
 
     @Test
     void report_writesTheSummaryItemAndMarksACompleteRun() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("r1", run(1), List.of(TASK));
 
         Map<String, Object> report = JsonForm.of(service.report("r1", DEADLINE).summary());
 
@@ -208,7 +209,7 @@ class ReportServiceTest {
     @Test
     @SuppressWarnings("unchecked")
     void report_withoutReportLinesMeasuresTheInvocationFromItsTaskRecords() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("r1", run(1), List.of(TASK));
 
         Map<String, Object> report = JsonForm.of(service.report("r1", DEADLINE).summary());
 
@@ -223,28 +224,29 @@ class ReportServiceTest {
     @Test
     @SuppressWarnings("unchecked")
     void report_usesTheReportLinesItIsGivenAndKeepsThemInTheFullReportOnly() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("r1", run(1), List.of(TASK));
         List<ReportLine> lines = List.of(new ReportLine("req-1", "worker", "arm64", 1024, 1_999.2, 2_000, null),
-                new ReportLine("req-producer", "producer", "arm64", 1024, 99.0, 100, 500.4));
+                // a cold start: Billed Duration 600 = ceil(99.0 + 500.4), its INIT inside
+                new ReportLine("req-producer", "producer", "arm64", 1024, 99.0, 600, 500.4));
 
         RunReport report = service.reportAgain("r1", new ReportInputs(lines, "two test lines", CostAssumptions.defaults()));
 
         Map<String, Object> lambda = JsonForm.at(report.report(), "cost", "lambda");
-        // 2,000 + 100 billed ms, and 501 ms of INIT, all at 1,024 MB
-        assertThat((BigDecimal) lambda.get("gbSeconds")).isEqualByComparingTo("2.1");
+        // 2,000 + 600 billed ms, of which 600 - ceil(99.0) = 501 ms of INIT, all at 1,024 MB
+        assertThat((BigDecimal) lambda.get("gbSeconds")).isEqualByComparingTo("2.6");
         assertThat((BigDecimal) lambda.get("initGbSeconds")).isEqualByComparingTo("0.501");
         Map<String, Object> inputs = JsonForm.at(report.report(), "inputs");
         assertThat(inputs).containsEntry("reportLines", "two test lines");
         assertThat((List<Map<String, Object>>) inputs.get("invocations")).extracting(i -> i.get("source"))
                 .containsOnly(BilledInvocation.FROM_REPORT_LINE);
         assertThat(JsonForm.of(report.summary())).doesNotContainKey("inputs").containsKey("cost");
-        assertThat(report.tasks()).containsExactly(TASK);
+        assertThat(report.tasksCsv().render()).isEqualTo(batchpipe.aggregator.report.TasksCsv.render(List.of(TASK)));
     }
 
     @Test
     @SuppressWarnings("unchecked")
     void report_emitsTheHeadlineFiguresAsOneEmfDocument() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("r1", run(1), List.of(TASK));
 
         Map<String, Object> report = JsonForm.of(service.report("r1", DEADLINE).summary());
 
@@ -263,7 +265,7 @@ class ReportServiceTest {
 
     @Test
     void report_leavesAnIncompleteRunAsItIs() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(2), List.of(TASK)));
+        stored("r1", run(2), List.of(TASK));
 
         Report report = service.report("r1", DEADLINE).summary();
 
@@ -274,18 +276,27 @@ class ReportServiceTest {
 
     @Test
     void report_isTheSameWhenRunTwice() {
-        when(reader.read("r1")).thenReturn(new RunReader.StoredRun(run(1), List.of(TASK)));
+        stored("r1", run(1), List.of(TASK));
 
         assertThat(Json.write(service.report("r1", DEADLINE).summary())).isEqualTo(Json.write(service.report("r1", DEADLINE).summary()));
     }
 
     @Test
     void report_refusesARunThatIsNotThere() {
-        when(reader.read("r9")).thenReturn(new RunReader.StoredRun(null, List.of()));
+        stored("r9", null, List.of());
 
         assertThatThrownBy(() -> service.report("r9", DEADLINE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("run 'r9' not found in table tbl");
         verify(dynamoDb, never()).putItem(any(PutItemRequest.class));
+    }
+
+    /** The reader folds these records, as it would fold the pages of a Query. */
+    private void stored(String runId, batchpipe.common.run.RunRecord run, List<batchpipe.common.run.TaskRecord> tasks) {
+        when(reader.fold(org.mockito.ArgumentMatchers.eq(runId), any(RunFold.class))).thenAnswer(call -> {
+            RunFold fold = call.getArgument(1);
+            tasks.forEach(fold::add);
+            return run;
+        });
     }
 }

@@ -30,10 +30,11 @@ class WorkedExampleTest {
         RunRecord run = new RunRecord("doc", null, "{\"scan\":[{\"bucket\":\"logs\",\"prefix\":\"app/\"}],\"hash\":{\"batches\":1,\"batchSize\":25}}",
                 new Planned(2, 1, 3), 0, 1_000, null, 1, null, null, List.of(), null, null);
         List<ReportLine> lines = List.of(
-                new ReportLine("req-a", "worker", "arm64", 1769, 1_999.4, 2_000, 399.2),
+                // cold starts bill their INIT inside Billed Duration: ceil(Duration + Init Duration)
+                new ReportLine("req-a", "worker", "arm64", 1769, 1_999.4, 2_399, 399.2),
                 new ReportLine("req-b", "worker", "arm64", 1769, 2_999.9, 3_000, null),
-                new ReportLine("req-p", "producer", "arm64", 1024, 499.0, 500, 300.0),
-                new ReportLine("req-g", "aggregator", "arm64", 1024, 799.5, 800, 249.1));
+                new ReportLine("req-p", "producer", "arm64", 1024, 499.0, 799, 300.0),
+                new ReportLine("req-g", "aggregator", "arm64", 1024, 799.5, 1_049, 249.1));
         return RunReport.of("doc", run, List.of(scanA, scanB, hash), PriceTable.defaults(),
                 new ReportInputs(lines, "the worked example", CostAssumptions.defaults()));
     }
@@ -51,9 +52,9 @@ class WorkedExampleTest {
     void workedExample_lambda() {
         Map<String, Object> lambda = at(example().report(), "cost", "lambda");
 
-        assertThat(decimal(lambda.get("gbSeconds"))).isEqualByComparingTo("9.9376953125");
-        assertThat(decimal(lambda.get("initGbSeconds"))).isEqualByComparingTo("1.241015625");
-        assertThat(decimal(lambda.get("cost"))).isEqualByComparingTo("0.000149850224");
+        assertThat(decimal(lambda.get("gbSeconds"))).isEqualByComparingTo("11.1749833984375");
+        assertThat(decimal(lambda.get("initGbSeconds"))).isEqualByComparingTo("1.2382880859375");
+        assertThat(decimal(lambda.get("cost"))).isEqualByComparingTo("0.000149800524");
     }
 
     @Test
@@ -72,11 +73,11 @@ class WorkedExampleTest {
     void workedExample_totalsPerRunPerMillionTasksPerGbAndPerThousandHashes() {
         Map<String, Object> cost = at(example().report(), "cost");
 
-        assertThat(decimal(cost.get("total"))).isEqualByComparingTo("0.000182100224");
-        assertThat(decimal(cost.get("perMillionTasks"))).isEqualByComparingTo("60.700074804688");
+        assertThat(decimal(cost.get("total"))).isEqualByComparingTo("0.000182050524");
+        assertThat(decimal(cost.get("perMillionTasks"))).isEqualByComparingTo("60.683507881576");
         assertThat(decimal(at(cost, "byKind", "scan").get("share"))).isEqualByComparingTo("0.5");
-        assertThat(decimal(at(cost, "byKind", "scan").get("perGbScanned"))).isEqualByComparingTo("0.000182100224");
-        assertThat(decimal(at(cost, "byKind", "hash").get("perThousandHashes"))).isEqualByComparingTo("0.003642004488");
+        assertThat(decimal(at(cost, "byKind", "scan").get("perGbScanned"))).isEqualByComparingTo("0.000182050524");
+        assertThat(decimal(at(cost, "byKind", "hash").get("perThousandHashes"))).isEqualByComparingTo("0.003641010473");
     }
 
     @Test
@@ -85,10 +86,10 @@ class WorkedExampleTest {
 
         assertThat(at(cost, "byArchitecture", "arm64")).containsEntry("basis", "measured");
         assertThat(at(cost, "byArchitecture", "x86_64")).containsEntry("basis", "projected");
-        assertThat(decimal(at(cost, "byArchitecture", "x86_64").get("total"))).isEqualByComparingTo("0.000219362222");
-        assertThat(decimal(at(cost, "monthly", "byArchitecture", "arm64").get("gbSeconds"))).isEqualByComparingTo("335.361328125");
-        assertThat(decimal(at(cost, "monthly", "byArchitecture", "arm64").get("lambdaCompute"))).isEqualByComparingTo("0.004471506732");
-        assertThat(decimal(at(cost, "monthly", "byArchitecture", "arm64").get("total"))).isEqualByComparingTo("0.005463006732");
-        assertThat(decimal(at(cost, "monthly", "byArchitecture", "x86_64").get("total"))).isEqualByComparingTo("0.006580866647");
+        assertThat(decimal(at(cost, "byArchitecture", "x86_64").get("total"))).isEqualByComparingTo("0.000219300096");
+        assertThat(decimal(at(cost, "monthly", "byArchitecture", "arm64").get("gbSeconds"))).isEqualByComparingTo("335.249501953125");
+        assertThat(decimal(at(cost, "monthly", "byArchitecture", "arm64").get("lambdaCompute"))).isEqualByComparingTo("0.004470015709");
+        assertThat(decimal(at(cost, "monthly", "byArchitecture", "arm64").get("total"))).isEqualByComparingTo("0.005461515709");
+        assertThat(decimal(at(cost, "monthly", "byArchitecture", "x86_64").get("total"))).isEqualByComparingTo("0.006579002874");
     }
 }

@@ -39,6 +39,7 @@ public final class Bench {
         if (settings.runs("memory")) new MemoryBench(context).measure(corpus(Shape.SHORT, findings));
         if (settings.runs("demo")) new DemoBench(context).measure();
         if (settings.runs("cold-start")) coldStart(findings);
+        if (settings.runs("aggregate")) new AggregateBench(context).measure();
         if (processes.primedAny()) {
             findings.note("Each `./batchpipe` subcommand ran once untimed before its timed runs, which writes its start-up cache "
                     + "(the CLI keeps one per subcommand in local/target/cds: an AOT cache on JDK 25+, CDS before), as a user's second run has it.");

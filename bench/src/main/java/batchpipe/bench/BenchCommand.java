@@ -33,7 +33,7 @@ public final class BenchCommand implements Callable<Integer> {
     Path workDir;
 
     @Option(names = "--only", split = ",", paramLabel = "PART",
-            description = "Run only these parts, comma-separated: scan, warm, hash, memory, demo, cold-start (default: all).")
+            description = "Run only these parts, comma-separated: scan, warm, hash, memory, demo, cold-start, aggregate (default: all).")
     List<String> only = new ArrayList<>();
 
     @Option(names = "--shapes", split = ",", paramLabel = "SHAPE",

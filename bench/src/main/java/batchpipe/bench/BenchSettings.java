@@ -14,7 +14,7 @@ import java.util.Set;
  */
 public record BenchSettings(boolean quick, int runs, Path workDir, Path markdown, Path home, Set<String> only, List<Shape> shapes) {
     /** The parts of the bench, by the names {@code --only} takes. */
-    public static final List<String> SECTIONS = List.of("scan", "warm", "hash", "memory", "demo", "cold-start");
+    public static final List<String> SECTIONS = List.of("scan", "warm", "hash", "memory", "demo", "cold-start", "aggregate");
 
     public BenchSettings {
         only = Set.copyOf(only);

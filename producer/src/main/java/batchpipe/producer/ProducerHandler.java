@@ -8,6 +8,7 @@ import batchpipe.common.log.InvocationLog;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.sqs.SqsEventJson;
+import batchpipe.common.run.RunHost;
 import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.plan.RemainingTime;
 import batchpipe.producer.priming.ProducerPriming;
@@ -55,7 +56,8 @@ public final class ProducerHandler implements RequestStreamHandler {
 
     ProducerHandler(ProducerConfig config, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb) {
         this.parser = new RunSpecParser(config.limits());
-        this.planner = RunPlanner.create(s3, sqs, dynamoDb, config.plannerSettings());
+        RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, config.plannerSettings());
+        this.planner = config.recordHost() ? planner.recordingHost(RunHost::capture) : planner;
         this.runs = new RunStore(dynamoDb, config.tableName());
         this.planningMaxReceives = config.planningMaxReceives();
     }

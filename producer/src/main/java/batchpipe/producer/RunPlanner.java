@@ -10,6 +10,7 @@ import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
+import batchpipe.common.run.RunHost;
 import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
@@ -32,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 
 /**
  * Plans a run and enqueues it page by page, in an order that never leaves a task unaccounted for:
@@ -65,6 +67,8 @@ public final class RunPlanner {
     private final int workerMaxConcurrency;
     private final long planningMarginMs;
     private final Clock clock;
+    /** The machine the run's functions run on, at a given time (epoch ms); null on Lambda, where nothing is recorded. */
+    private final LongFunction<RunHost> host;
 
     /** The planner the producer Lambda and the CLI both use, wired to the given clients and resources. */
     public static RunPlanner create(S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb, Settings settings) {
@@ -85,6 +89,12 @@ public final class RunPlanner {
 
     public RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, PlanningContinuations continuations,
                       CompletionNotice completions, int workerMaxConcurrency, long planningMarginMs, Clock clock) {
+        this(lister, runs, publisher, codec, continuations, completions, workerMaxConcurrency, planningMarginMs, clock, null);
+    }
+
+    private RunPlanner(ObjectLister lister, RunStore runs, TaskPublisher publisher, TaskCodec codec, PlanningContinuations continuations,
+                       CompletionNotice completions, int workerMaxConcurrency, long planningMarginMs, Clock clock, LongFunction<RunHost> host) {
+        this.host = host;
         this.pager = new PlanPager(lister);
         this.lister = lister;
         this.runs = runs;
@@ -96,6 +106,15 @@ public final class RunPlanner {
         this.workerMaxConcurrency = workerMaxConcurrency;
         this.planningMarginMs = planningMarginMs;
         this.clock = clock;
+    }
+
+    /**
+     * This planner, recording in each run record the machine the run's functions run on ({@link RunHost}), as
+     * {@code host} gives it when the run is created: for the local runtime, whose durations are this machine's.
+     */
+    public RunPlanner recordingHost(LongFunction<RunHost> runHost) {
+        return new RunPlanner(lister, runs, publisher, codec, continuations, completions, workerMaxConcurrency, planningMarginMs, clock,
+                runHost);
     }
 
     /**
@@ -142,8 +161,9 @@ public final class RunPlanner {
         }
         int partitions = PartitionSizing.partitions(load(spec, listed.scan()), workerMaxConcurrency);
         RunSpec.HashSpec hash = spec.hash();
-        runs.create(RunRecord.planning(runId, spec.label(), Json.write(specJson),
-                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), partitions));
+        RunRecord record = RunRecord.planning(runId, spec.label(), Json.write(specJson),
+                hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), partitions, spec.sweepId());
+        runs.create(host == null ? record : record.withHost(host.apply(now.toEpochMilli())));
         RunPartitions layout = RunPartitions.of(runId, partitions);
         LOG.info("run recorded; planning it page by page", "runId", runId, "partitions", partitions, "pagesListedAhead", ahead.size());
         long[] sent = {0};

@@ -101,6 +101,11 @@ class ProducerHandlerTest {
         all.putAll(Map.of("MAX_HASH_COST", "12", "SEND_CALLS_IN_FLIGHT", "3", "WORKER_MAX_CONCURRENCY", "200",
                 "PLANNING_MARGIN_MS", "5000", "PLANNING_MAX_RECEIVES", "4"));
         assertThat(ProducerConfig.from(all)).isEqualTo(new ProducerConfig("t", "q", "p", "c", new TaskLimits(12), 3, 200, 5_000, 4));
+        // only Batchpipe's local runtime sets it: on Lambda the run record names no host
+        assertThat(config.recordHost()).isFalse();
+        Map<String, String> local = new java.util.HashMap<>(required);
+        local.put("BATCHPIPE_RECORD_HOST", "true");
+        assertThat(ProducerConfig.from(local).recordHost()).isTrue();
         assertThatThrownBy(() -> ProducerConfig.from(Map.of("TABLE_NAME", "t")))
                 .hasMessageStartingWith("environment variable TASKS_QUEUE_URL is not set");
     }

@@ -1,6 +1,7 @@
 package batchpipe.producer;
 
 import batchpipe.common.run.PlanCursor;
+import batchpipe.common.run.RunHost;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.ScanMatch;
@@ -147,6 +148,30 @@ class RunPlannerTest {
         assertThat(record).isEqualTo(RunRecord.planning("r1", "nightly", "{\"runId\":\"r1\"}", 12, NOW_MILLIS, 1));
         assertThat(record.planning()).isEqualTo(PlanCursor.START);
         assertThat(record.toItem()).doesNotContainKey("shards").containsEntry("partitions", AttributeValue.fromN("1"));
+    }
+
+    @Test
+    void plan_recordsTheHostOnlyWhenAskedToAndAsItIsWhenTheRunIsCreated() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+        RunHost host = new RunHost("Test CPU", 2, "Vendor 21", "Linux", List.of(0.5), NOW_MILLIS);
+        List<Long> askedAt = new ArrayList<>();
+
+        planner.recordingHost(at -> {
+            askedAt.add(at);
+            return host;
+        }).plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        assertThat(runRecord("r1").host()).isEqualTo(host);
+        assertThat(askedAt).containsExactly(NOW_MILLIS);
+    }
+
+    @Test
+    void plan_recordsNoHostByDefault() {
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        assertThat(runRecord("r1").host()).isNull();
     }
 
     @Test

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Prices a run: Lambda per invocation (billed ms × memory × the architecture's price per GB-second,
- * the billed INIT time of cold starts, the request price), SQS requests, DynamoDB request units and S3
+ * Prices a run: Lambda per invocation (billed ms × memory × the architecture's price per GB-second, the
+ * start of a cold instance being part of the billed ms, plus the request price), SQS requests, DynamoDB request units and S3
  * requests, from a {@link PriceTable}. Amounts are exact decimals, summed exactly and rounded to 12
  * places only when written, so each line can be multiplied out by hand from the figures beside it.
  * docs/COST.md has every formula with a worked example.
@@ -29,15 +29,24 @@ public final class CostModel {
         this.prices = prices;
     }
 
-    /** Lambda's part of a scenario: GB-seconds and amounts, before and after INIT. */
-    private record LambdaCost(long invocations, BigDecimal gbSeconds, BigDecimal initGbSeconds, BigDecimal compute,
-                              BigDecimal init, BigDecimal requests) {
+    /**
+     * Lambda's part of a scenario. {@code gbSeconds} and {@code compute} hold all billed time, the start of cold
+     * instances included; {@code initGbSeconds} and {@code init} are that start's share of them, shown, never added.
+     */
+    private record LambdaCost(long invocations, long billedMs, long startMs, BigDecimal gbSeconds, BigDecimal initGbSeconds,
+                              BigDecimal compute, BigDecimal init, BigDecimal requests) {
         BigDecimal total() {
-            return compute.add(init).add(requests);
+            return compute.add(requests);
         }
     }
 
     public CostReport compute(List<TaskRecord> tasks, List<BilledInvocation> invocations, UsageModel.Usage usage,
+                              CostAssumptions assumptions) {
+        return compute(TaskTotals.of(tasks, prices.writeUnitBytes()), invocations, usage, assumptions);
+    }
+
+    /** From the task records' totals, folded as the records were read (the aggregator holds no records). */
+    public CostReport compute(TaskTotals tasks, List<BilledInvocation> invocations, UsageModel.Usage usage,
                               CostAssumptions assumptions) {
         List<CostReport.Line> lines = new ArrayList<>();
 
@@ -55,9 +64,9 @@ public final class CostModel {
             BilledInvocation first = group.get(0);
             String priceArchitecture = pricedAs(first.architecture());
             BigDecimal price = prices.gbSecondPrice(priceArchitecture);
-            long billedMs = group.stream().mapToLong(BilledInvocation::billedMs).sum();
-            long initMs = group.stream().mapToLong(BilledInvocation::initBilledMs).sum();
             LambdaCost lc = lambdaCost(group, priceArchitecture, null);
+            long billedMs = lc.billedMs();
+            long initMs = lc.startMs();
             // Peak of the invocations whose REPORT line says it: how much of memoryMb the function really needs.
             Integer peak = group.stream().map(BilledInvocation::maxMemoryUsedMb).filter(java.util.Objects::nonNull).max(Integer::compare)
                     .orElse(null);
@@ -69,13 +78,7 @@ public final class CostModel {
                     CostReport.InvocationSources.of(group), peak));
             lines.add(line("Lambda", "compute, " + e.getKey(), lc.gbSeconds(), "GB-s", price, lc.compute(),
                     String.format(Locale.ROOT, "%d billed ms x %d MB / 1,024,000 = %s GB-s x $%s", billedMs, first.memoryMb(),
-                            Numbers.plain(lc.gbSeconds()), Numbers.plain(price))));
-            if (initMs > 0) {
-                lines.add(line("Lambda", "INIT, " + e.getKey(), lc.initGbSeconds(), "GB-s", price, lc.init(), prices.initBilled()
-                        ? String.format(Locale.ROOT, "%d billed INIT ms x %d MB / 1,024,000 = %s GB-s x $%s", initMs, first.memoryMb(),
-                        Numbers.plain(lc.initGbSeconds()), Numbers.plain(price))
-                        : "INIT is not billed under this price table (" + initMs + " ms of INIT seen)"));
-            }
+                            Numbers.plain(lc.gbSeconds()), Numbers.plain(price)) + startNote(group, initMs, lc)));
             lambdaTotal = lambdaTotal.add(lc.total());
             gbSecondsTotal = gbSecondsTotal.add(lc.gbSeconds());
             initGbSecondsTotal = initGbSecondsTotal.add(lc.initGbSeconds());
@@ -131,23 +134,66 @@ public final class CostModel {
                         "when no REPORT lines are given: the producer's and the aggregator's invocations"));
     }
 
-    private static BigDecimal perMillionTasks(BigDecimal total, List<TaskRecord> tasks) {
-        return tasks.isEmpty() ? null : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.size())));
+    private static BigDecimal perMillionTasks(BigDecimal total, TaskTotals tasks) {
+        return tasks.isEmpty() ? null : Numbers.written(Numbers.divide(total.multiply(MILLION), BigDecimal.valueOf(tasks.tasks())));
     }
 
-    /** The lambda cost of {@code invocations} all priced as {@code architecture}; those that ran elsewhere scaled by {@code ratios}. */
+    /**
+     * The lambda cost of {@code invocations} all priced as {@code architecture}; those that ran elsewhere scaled by
+     * {@code ratios}. Billed time includes each cold start's share, except the INIT of an on-demand start under a price
+     * table that does not bill INIT (Lambda before 1 August 2025), which is taken out of it.
+     */
     private LambdaCost lambdaCost(List<BilledInvocation> invocations, String architecture, Map<String, BigDecimal> ratios) {
         BigDecimal price = prices.gbSecondPrice(architecture);
         BigDecimal gb = BigDecimal.ZERO;
         BigDecimal initGb = BigDecimal.ZERO;
+        long billedMs = 0, startMs = 0;
         for (BilledInvocation i : invocations) {
             BigDecimal ratio = ratios == null || i.architecture().equals(architecture) ? BigDecimal.ONE
                     : ratios.getOrDefault(i.architecture(), BigDecimal.ONE);
-            gb = gb.add(Numbers.gbSeconds(scaled(i.billedMs(), ratio), i.memoryMb()));
-            if (prices.initBilled()) initGb = initGb.add(Numbers.gbSeconds(scaled(i.initBilledMs(), ratio), i.memoryMb()));
+            long start = billedStartMs(i);
+            long billed = i.billedMs() - (i.initBilledMs() - start);
+            long scaledBilled = scaled(billed, ratio);
+            long scaledStart = Math.min(scaled(start, ratio), scaledBilled);
+            billedMs += scaledBilled;
+            startMs += scaledStart;
+            gb = gb.add(Numbers.gbSeconds(scaledBilled, i.memoryMb()));
+            initGb = initGb.add(Numbers.gbSeconds(scaledStart, i.memoryMb()));
         }
-        return new LambdaCost(invocations.size(), gb, initGb, gb.multiply(price), initGb.multiply(price),
+        return new LambdaCost(invocations.size(), billedMs, startMs, gb, initGb, gb.multiply(price), initGb.multiply(price),
                 prices.lambdaPerRequest().multiply(BigDecimal.valueOf(invocations.size())));
+    }
+
+    /** The billed milliseconds of an invocation's cold start under this price table. */
+    private long billedStartMs(BilledInvocation i) {
+        return i.start() == BilledInvocation.Start.INIT && !prices.initBilled() ? 0 : i.initBilledMs();
+    }
+
+    /** What the compute line's billed ms hold of cold starts, so the line says it rather than adding a line for them. */
+    private String startNote(List<BilledInvocation> group, long startMs, LambdaCost lc) {
+        long inits = group.stream().filter(i -> i.start() == BilledInvocation.Start.INIT).count();
+        long restores = group.stream().filter(i -> i.start() == BilledInvocation.Start.SNAPSTART_RESTORE).count();
+        long unbilled = group.stream().filter(i -> i.start() == BilledInvocation.Start.INIT_NOT_BILLED).count();
+        List<String> parts = new ArrayList<>();
+        if (startMs > 0) {
+            parts.add(String.format(Locale.ROOT, "of which %d ms (%s GB-s, $%s) started %s", startMs,
+                    Numbers.plain(lc.initGbSeconds()), Numbers.plain(Numbers.written(lc.init())),
+                    describeStarts(inits, restores)));
+        }
+        if (inits > 0 && !prices.initBilled()) {
+            parts.add(inits + " INIT phase(s) left out of the billed ms: this price table does not bill INIT");
+        }
+        if (unbilled > 0) {
+            parts.add(unbilled + " cold start(s) whose REPORT line did not bill INIT (Lambda's rule before 1 August 2025)");
+        }
+        return parts.isEmpty() ? "" : "; " + String.join("; ", parts);
+    }
+
+    private static String describeStarts(long inits, long restores) {
+        List<String> kinds = new ArrayList<>();
+        if (inits > 0) kinds.add(inits + " cold instance(s) (INIT)");
+        if (restores > 0) kinds.add(restores + " SnapStart restore(s)");
+        return String.join(" and ", kinds);
     }
 
     /** ceil(ms × ratio): a projected duration is billed, like a measured one, in whole milliseconds. */
@@ -161,7 +207,7 @@ public final class CostModel {
      * projected with a duration ratio: the one given, or one measured in this run if it ran on both,
      * or else 1 (the same duration), and the report says which.
      */
-    private CostReport.Scenarios byArchitecture(List<TaskRecord> tasks, List<BilledInvocation> invocations, BigDecimal other,
+    private CostReport.Scenarios byArchitecture(TaskTotals tasks, List<BilledInvocation> invocations, BigDecimal other,
                                                 CostAssumptions assumptions) {
         Ratio ratio = ratio(tasks, assumptions);
         Map<String, CostReport.Scenario> scenarios = new LinkedHashMap<>();
@@ -192,20 +238,11 @@ public final class CostModel {
     }
 
     /** arm64 duration ÷ x86_64 duration, and where it comes from. */
-    static Ratio ratio(List<TaskRecord> tasks, CostAssumptions assumptions) {
+    static Ratio ratio(TaskTotals tasks, CostAssumptions assumptions) {
         if (assumptions.arm64SpeedRatio() != null) {
             return new Ratio(assumptions.arm64SpeedRatio().arm64OverX86(), assumptions.arm64SpeedRatio().source(), false);
         }
-        long armTasks = 0, armMs = 0, x86Tasks = 0, x86Ms = 0;
-        for (TaskRecord t : tasks) {
-            if ("arm64".equals(t.invocation().architecture())) {
-                armTasks++;
-                armMs += t.durationMs();
-            } else if ("x86_64".equals(t.invocation().architecture())) {
-                x86Tasks++;
-                x86Ms += t.durationMs();
-            }
-        }
+        long armTasks = tasks.armTasks(), armMs = tasks.armMs(), x86Tasks = tasks.x86Tasks(), x86Ms = tasks.x86Ms();
         if (armTasks > 0 && x86Tasks > 0 && armMs > 0 && x86Ms > 0) {
             BigDecimal value = Numbers.divide(Numbers.divide(BigDecimal.valueOf(armMs), BigDecimal.valueOf(armTasks)),
                     Numbers.divide(BigDecimal.valueOf(x86Ms), BigDecimal.valueOf(x86Tasks)));
@@ -233,14 +270,14 @@ public final class CostModel {
     }
 
     /** Each architecture at {@code runsPerMonth}: GB-seconds through the volume tiers, the rest linear. */
-    private CostReport.Monthly monthly(List<TaskRecord> tasks, List<BilledInvocation> invocations, BigDecimal other,
+    private CostReport.Monthly monthly(TaskTotals tasks, List<BilledInvocation> invocations, BigDecimal other,
                                        CostAssumptions assumptions) {
         Ratio ratio = ratio(tasks, assumptions);
         BigDecimal runs = BigDecimal.valueOf(assumptions.runsPerMonth());
         Map<String, CostReport.MonthlyScenario> byArchitecture = new LinkedHashMap<>();
         for (String architecture : PriceTable.ARCHITECTURES) {
             LambdaCost lc = lambdaCost(invocations, architecture, ratios(architecture, ratio.value()));
-            BigDecimal gbSeconds = lc.gbSeconds().add(lc.initGbSeconds()).multiply(runs);
+            BigDecimal gbSeconds = lc.gbSeconds().multiply(runs);
             List<VolumeTiers.TierUse> tiers = VolumeTiers.split(gbSeconds, prices.lambdaTiers(architecture));
             BigDecimal compute = tiers.stream().map(VolumeTiers.TierUse::cost).reduce(BigDecimal.ZERO, BigDecimal::add);
             BigDecimal requests = lc.requests().multiply(runs);
@@ -257,23 +294,19 @@ public final class CostModel {
      * measure the compute (by far the largest part) follows; per GB scanned and per thousand hashes
      * divide each kind's share by its own output.
      */
-    private static Map<String, CostReport.KindCost> byKind(List<TaskRecord> tasks, BigDecimal total) {
+    private static Map<String, CostReport.KindCost> byKind(TaskTotals tasks, BigDecimal total) {
         Map<String, Long> taskMs = new TreeMap<>();
         Map<String, Long> counts = new TreeMap<>();
-        long bytes = 0, hashes = 0, allMs = 0;
-        for (TaskRecord t : tasks) {
-            String kind = String.valueOf(t.kind());
-            long ms = t.durationMs();
-            taskMs.merge(kind, ms, Long::sum);
-            counts.merge(kind, 1L, Long::sum);
-            allMs += ms;
-            if (t.scan() != null) bytes += t.scan().bytes();
-            if (t.hash() != null) hashes += t.hash().hashes();
+        long bytes = tasks.scannedBytes(), hashes = tasks.hashes(), allMs = 0;
+        for (Map.Entry<String, long[]> kind : tasks.byKind().entrySet()) {
+            counts.put(kind.getKey(), kind.getValue()[0]);
+            taskMs.put(kind.getKey(), kind.getValue()[1]);
+            allMs += kind.getValue()[1];
         }
         Map<String, CostReport.KindCost> byKind = new LinkedHashMap<>();
         for (Map.Entry<String, Long> e : taskMs.entrySet()) {
             BigDecimal share = allMs == 0
-                    ? Numbers.divide(BigDecimal.valueOf(counts.get(e.getKey())), BigDecimal.valueOf(tasks.size()))
+                    ? Numbers.divide(BigDecimal.valueOf(counts.get(e.getKey())), BigDecimal.valueOf(tasks.tasks()))
                     : Numbers.divide(BigDecimal.valueOf(e.getValue()), BigDecimal.valueOf(allMs));
             BigDecimal kindCost = total.multiply(share);
             BigDecimal gbScanned = null, perGbScanned = null, perThousandHashes = null;

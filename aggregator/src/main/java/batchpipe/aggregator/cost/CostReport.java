@@ -129,17 +129,31 @@ public record CostReport(String currency, Prices priceTable, Assumptions assumpt
         }
     }
 
+    /**
+     * Lambda's part of the run.
+     *
+     * @param initGbSeconds with the groups' {@code initBilledMs}, {@code initGbSeconds} and {@code initCost}: the share of
+     *                      the billed time that started cold instances. With {@code initInCompute} (every report since
+     *                      INIT is read as part of Billed Duration) it is part of {@code gbSeconds} and of the compute
+     *                      cost; reports written before have it false, and their INIT was priced on top
+     */
     public record LambdaCost(int invocations, BigDecimal gbSeconds, BigDecimal initGbSeconds, boolean initBilled,
-                             List<LambdaGroup> groups, BigDecimal cost) implements JsonWritable {
+                             List<LambdaGroup> groups, BigDecimal cost, boolean initInCompute) implements JsonWritable {
+        public LambdaCost(int invocations, BigDecimal gbSeconds, BigDecimal initGbSeconds, boolean initBilled,
+                          List<LambdaGroup> groups, BigDecimal cost) {
+            this(invocations, gbSeconds, initGbSeconds, initBilled, groups, cost, true);
+        }
+
         @Override
         public Object toJsonValue() {
             return new JsonFields().put("invocations", invocations).put("gbSeconds", gbSeconds).put("initGbSeconds", initGbSeconds)
-                    .put("initBilled", initBilled).put("groups", groups).put("cost", cost);
+                    .put("initBilled", initBilled).put("initInCompute", initInCompute).put("groups", groups).put("cost", cost);
         }
 
         static LambdaCost fromJson(ReportJson json) {
             return new LambdaCost(json.intValue("invocations"), json.decimal("gbSeconds"), json.decimal("initGbSeconds"),
-                    json.bool("initBilled"), json.list("groups").stream().map(LambdaGroup::fromJson).toList(), json.decimal("cost"));
+                    json.bool("initBilled"), json.list("groups").stream().map(LambdaGroup::fromJson).toList(), json.decimal("cost"),
+                    json.has("initInCompute") && json.bool("initInCompute"));
         }
     }
 

@@ -6,7 +6,6 @@ import batchpipe.common.run.WorkerInvocation;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -24,20 +23,19 @@ public final class Invocations {
     }
 
     public static List<BilledInvocation> of(List<TaskRecord> tasks, List<ReportLine> reportLines) {
-        Map<String, List<TaskRecord>> byRequest = new LinkedHashMap<>();
-        for (TaskRecord task : tasks) {
-            String requestId = task.invocation().requestId();
-            String key = requestId != null && !requestId.isBlank() ? requestId : "no-request-id:" + task.taskId();
-            byRequest.computeIfAbsent(key, k -> new ArrayList<>()).add(task);
-        }
+        return of(InvocationSpans.of(tasks), reportLines);
+    }
+
+    /** From the invocations the task records were folded into as they were read. */
+    public static List<BilledInvocation> of(InvocationSpans spans, List<ReportLine> reportLines) {
         Map<String, ReportLine> lines = new HashMap<>();
         for (ReportLine line : reportLines) lines.put(line.requestId(), line);
 
         List<BilledInvocation> invocations = new ArrayList<>();
-        byRequest.forEach((requestId, ofRequest) -> {
-            ReportLine line = lines.remove(requestId);
-            invocations.add(line != null ? fromReportLine(line, ofRequest.size()) : fromTaskRecords(requestId, ofRequest));
-        });
+        for (InvocationSpans.Span span : spans.spans()) {
+            ReportLine line = lines.remove(span.key());
+            invocations.add(line != null ? fromReportLine(line, span.tasks()) : fromTaskRecords(span));
+        }
         for (ReportLine line : reportLines) {
             if (lines.containsKey(line.requestId())) invocations.add(fromReportLine(line, 0));
         }
@@ -46,25 +44,24 @@ public final class Invocations {
     }
 
     static BilledInvocation fromReportLine(ReportLine line, int tasks) {
-        long init = line.initMs() == null ? 0 : (long) Math.ceil(line.initMs());
+        ReportLine.StartShare start = line.startShare();
         return new BilledInvocation(line.requestId(), line.function(), line.architecture(), line.memoryMb(),
-                line.billedMs(), init, tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb());
+                line.billedMs(), start.billedMs(), tasks, BilledInvocation.FROM_REPORT_LINE, line.maxMemoryUsedMb(), start.start());
     }
 
-    static BilledInvocation fromTaskRecords(String requestId, List<TaskRecord> tasks) {
-        long firstStart = Long.MAX_VALUE;
-        long lastFinish = Long.MIN_VALUE;
-        long init = 0;
-        for (TaskRecord t : tasks) {
-            firstStart = Math.min(firstStart, t.startedAt());
-            lastFinish = Math.max(lastFinish, t.finishedAt());
-            if (t.invocation().cold() && t.invocation().initMs() != null) init = Math.max(init, t.invocation().initMs());
-        }
-        WorkerInvocation first = tasks.get(0).invocation();
+    /**
+     * An invocation no REPORT line describes, billed as Lambda bills a cold start today: the task records' span (a
+     * lower bound) plus the INIT the first task recorded, which Billed Duration would include.
+     */
+    static BilledInvocation fromTaskRecords(InvocationSpans.Span span) {
+        WorkerInvocation first = span.invocation();
         String architecture = first.architecture() != null ? first.architecture() : "unknown";
         String function = first.functionName() != null ? first.functionName() : "unknown";
         int memoryMb = first.memoryMb() == null ? 0 : first.memoryMb();
-        return new BilledInvocation(requestId, function, architecture, memoryMb, Math.max(1, lastFinish - firstStart), init,
-                tasks.size(), BilledInvocation.FROM_TASK_RECORDS);
+        long init = span.initMs();
+        long taskSpan = Math.max(1, span.lastFinish() - span.firstStart());
+        return new BilledInvocation(span.key(), function, architecture, memoryMb, taskSpan + init, init,
+                span.tasks(), BilledInvocation.FROM_TASK_RECORDS, null,
+                span.cold() ? BilledInvocation.Start.INIT : BilledInvocation.Start.WARM);
     }
 }

@@ -10,7 +10,6 @@ import batchpipe.common.table.ProgressShards;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -63,24 +62,28 @@ public final class UsageModel {
     /** @param run the run record, or null when there is none */
     public static Usage measure(RunRecord run, List<TaskRecord> tasks, List<BilledInvocation> invocations,
                                 CostAssumptions assumptions, PriceTable prices) {
-        long planned = run != null ? run.planned().total() : tasks.size();
-        long plannedScan = run != null ? run.planned().scan() : tasks.stream().filter(t -> "scan".equals(t.kind())).count();
+        return measure(run, TaskTotals.of(tasks, prices.writeUnitBytes()), invocations, assumptions, prices);
+    }
+
+    /**
+     * From the task records' totals, folded as the records were read.
+     *
+     * @param run the run record, or null when there is none
+     */
+    public static Usage measure(RunRecord run, TaskTotals tasks, List<BilledInvocation> invocations,
+                                CostAssumptions assumptions, PriceTable prices) {
+        long planned = run != null ? run.planned().total() : tasks.tasks();
+        long plannedScan = run != null ? run.planned().scan() : tasks.scanTasks();
         // a run record stored without its shard count (0) had the count the planned total gives
         int shards = run != null && run.shards() > 0 ? run.shards() : ProgressShards.shardCount(planned);
         long runBytes = run == null ? 0 : completeRunRecordBytes(run);
-        long taskItemBytes = 0;
-        long taskRecordUnits = 0;
-        for (TaskRecord t : tasks) {
-            long bytes = ItemSize.of(t.toItem());
-            taskItemBytes += bytes;
-            taskRecordUnits += Numbers.ceilDiv(bytes, prices.writeUnitBytes());
-        }
-        Set<String> workerFunctions = new HashSet<>();
-        tasks.forEach(t -> workerFunctions.add(String.valueOf(t.invocation().functionName())));
+        long taskItemBytes = tasks.itemBytes();
+        long taskRecordUnits = tasks.recordUnits();
+        Set<String> workerFunctions = tasks.workerFunctions();
         List<BilledInvocation> workerInvocations = invocations.stream()
                 .filter(i -> i.tasks() > 0 || workerFunctions.contains(i.function())).toList();
         long workerColdStarts = workerInvocations.stream().filter(BilledInvocation::coldStart).count();
-        boolean complete = tasks.size() >= planned && planned > 0;
+        boolean complete = tasks.tasks() >= planned && planned > 0;
         int sources = StoredSpec.of(run).scanSources();
         long m = assumptions.messageBytes();
         long chunk = prices.sqsChunkBytes();
@@ -103,11 +106,11 @@ public final class UsageModel {
                 complete ? "1 run x 3" : "run incomplete: no completion message"));
 
         List<Quantity> writes = new ArrayList<>();
-        long hashes = tasks.stream().mapToLong(t -> t.hash() == null ? 0 : t.hash().hashes()).sum();
+        long hashes = tasks.hashes();
         writes.add(new Quantity("hash items (BatchWriteItem)", hashes, hashes + " hashes x 1 WRU (items of about 150 B)"));
         writes.add(new Quantity("task records (conditional PutItem)", taskRecordUnits,
-                "sum over " + tasks.size() + " tasks of ceil(itemBytes / " + prices.writeUnitBytes() + " B)"));
-        long progressUnits = progressUpdateUnits(tasks, shards, prices.writeUnitBytes());
+                "sum over " + tasks.tasks() + " tasks of ceil(itemBytes / " + prices.writeUnitBytes() + " B)"));
+        long progressUnits = tasks.progressUpdateUnits(shards, prices.writeUnitBytes());
         writes.add(new Quantity("progress shard updates (one per task)", progressUnits,
                 "per shard, the k-th task finished writes ceil((" + PROGRESS_ITEM_BASE_BYTES
                         + " B + bytes of the first k task ids) / " + prices.writeUnitBytes() + " B)"));
@@ -118,7 +121,7 @@ public final class UsageModel {
         writes.add(new Quantity("progress shard items created", run == null ? 0 : shards, shards + " shards x 1 WRU"));
 
         List<Quantity> reads = new ArrayList<>();
-        reads.add(new Quantity("task record checks before running (consistent GetItem)", tasks.size(), tasks.size() + " tasks x 1 RRU"));
+        reads.add(new Quantity("task record checks before running (consistent GetItem)", tasks.tasks(), tasks.tasks() + " tasks x 1 RRU"));
         long runUnitsR = Numbers.ceilDiv(runBytes, prices.readUnitBytes());
         reads.add(new Quantity("run record reads by new worker instances", workerColdStarts * runUnitsR,
                 String.format(Locale.ROOT, "%d worker cold starts x ceil(%d B / %d B)", workerColdStarts, runBytes, prices.readUnitBytes())));
@@ -127,7 +130,7 @@ public final class UsageModel {
                 String.format(Locale.ROOT, "ceil(%d B / %d B) + ceil(%d B of task records / %d B)", runBytes, prices.readUnitBytes(),
                         taskItemBytes, prices.readUnitBytes())));
 
-        long scanRecords = tasks.stream().filter(t -> "scan".equals(t.kind())).count();
+        long scanRecords = tasks.scanTasks();
         List<Quantity> gets = List.of(new Quantity("GetObject (one per scan task)", scanRecords, scanRecords + " scan task records x 1"));
         long listPages = sources == 0 ? 0 : Math.max(sources, Numbers.ceilDiv(plannedScan, KEYS_PER_LIST_PAGE));
         List<Quantity> lists = List.of(new Quantity("ListObjectsV2 pages (producer)", listPages,

@@ -1,10 +1,10 @@
 package batchpipe.aggregator.logs;
 
 import batchpipe.aggregator.ReportLineSource;
+import batchpipe.aggregator.cost.InvocationSpans;
 import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.run.RunRecord;
-import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.WorkerInvocation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
@@ -71,7 +71,16 @@ public final class LogsInsightsReportLines implements ReportLineSource {
      */
     static final Duration WINDOW_AFTER = Duration.ofMinutes(15);
     static final String QUERY_PREFIX = "filter @type = \"REPORT\" and @requestId in [";
-    static final String QUERY_SUFFIX = "]\n| fields @requestId, @duration, @billedDuration, @initDuration, @maxMemoryUsed, @memorySize";
+    /**
+     * Insights discovers the REPORT line's standard fields; SnapStart's two restore fields it does not, so they are
+     * parsed from the message as AWS's own SnapStart sample query does. "Restore Duration" comes before "Billed
+     * Restore Duration" on the line, so the first pattern's first match is the right one. A line without them keeps
+     * its row, with the two fields empty.
+     */
+    static final String QUERY_SUFFIX = "]\n| parse @message /Restore Duration: (?<restoreDuration>[0-9.]+) ms/"
+            + "\n| parse @message /Billed Restore Duration: (?<billedRestoreDuration>[0-9.]+) ms/"
+            + "\n| fields @requestId, @duration, @billedDuration, @initDuration, @maxMemoryUsed, @memorySize, restoreDuration,"
+            + " billedRestoreDuration";
     /** Lambda request ids are UUIDs; anything else is not put into a query string. */
     private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9-]{1,64}");
 
@@ -111,17 +120,17 @@ public final class LogsInsightsReportLines implements ReportLineSource {
     }
 
     @Override
-    public Found find(RunRecord run, List<TaskRecord> tasks, Instant deadline) {
+    public Found find(RunRecord run, InvocationSpans spans, Instant deadline) {
         Map<String, Invocation> invocations = new TreeMap<>();
         int unusable = 0;
         long firstStart = Long.MAX_VALUE;
         long lastFinish = Long.MIN_VALUE;
-        for (TaskRecord task : tasks) {
-            WorkerInvocation worker = task.invocation();
+        for (InvocationSpans.Span span : spans.spans()) {
+            WorkerInvocation worker = span.invocation();
             String requestId = worker.requestId();
             if (requestId == null || requestId.isBlank()) continue;
             if (!REQUEST_ID.matcher(requestId).matches()) {
-                unusable++;
+                unusable += span.tasks();
                 continue;
             }
             invocations.putIfAbsent(requestId, new Invocation(
@@ -129,8 +138,8 @@ public final class LogsInsightsReportLines implements ReportLineSource {
                     worker.architecture() != null ? worker.architecture() : "unknown",
                     worker.memoryMb() == null ? 0 : worker.memoryMb()));
             // A record without its times would stretch the window (and the bytes scanned, which are billed) back to 1970.
-            if (task.startedAt() > 0) firstStart = Math.min(firstStart, task.startedAt());
-            if (task.finishedAt() > 0) lastFinish = Math.max(lastFinish, task.finishedAt());
+            firstStart = Math.min(firstStart, span.firstTimedStart());
+            lastFinish = Math.max(lastFinish, span.lastTimedFinish());
         }
         if (invocations.isEmpty()) {
             return new Found(List.of(), "none: no task record carries a worker request id to look up in CloudWatch Logs,"
@@ -225,11 +234,17 @@ public final class LogsInsightsReportLines implements ReportLineSource {
     }
 
     /** One REPORT line as Logs Insights returns it: durations in ms, memory in bytes. */
-    record Row(double durationMs, double billedMs, Double initMs, Double maxMemoryUsedBytes, Double memorySizeBytes) {
+    record Row(double durationMs, double billedMs, Double initMs, Double maxMemoryUsedBytes, Double memorySizeBytes,
+               Double restoreMs, Double billedRestoreMs) {
+
+        Row(double durationMs, double billedMs, Double initMs, Double maxMemoryUsedBytes, Double memorySizeBytes) {
+            this(durationMs, billedMs, initMs, maxMemoryUsedBytes, memorySizeBytes, null, null);
+        }
 
         ReportLine toReportLine(String requestId, Invocation invocation) {
             return new ReportLine(requestId, invocation.function(), invocation.architecture(), invocation.memoryMb(),
-                    durationMs, (long) Math.ceil(billedMs), initMs, maxMemoryUsedMb(invocation.memoryMb()));
+                    durationMs, (long) Math.ceil(billedMs), initMs, maxMemoryUsedMb(invocation.memoryMb()), restoreMs,
+                    billedRestoreMs == null ? null : (long) Math.ceil(billedRestoreMs));
         }
 
         /**
@@ -254,7 +269,8 @@ public final class LogsInsightsReportLines implements ReportLineSource {
         Double billed = number(values.get("@billedDuration"));
         if (requestId == null || duration == null || billed == null) return null;
         return Map.entry(requestId, new Row(duration, billed, number(values.get("@initDuration")),
-                number(values.get("@maxMemoryUsed")), number(values.get("@memorySize"))));
+                number(values.get("@maxMemoryUsed")), number(values.get("@memorySize")), number(values.get("restoreDuration")),
+                number(values.get("billedRestoreDuration"))));
     }
 
     private static Double number(String value) {

@@ -57,8 +57,11 @@ public final class AggregatorPriming {
                 new TaskRecord("priming", "hash-000001", "hash", TaskStatus.DONE, null, 1_000L, 1_600, 2_200, 600, 1, invocation,
                         new WriteTimes(2, 11.0, 6.0), null, new HashOutcome(10, 10), null, null));
         for (int i = 0; i < 20; i++) {
-            RunReport report = RunReport.of("priming", run, tasks, PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
-            Report.fromJson(Json.writePretty(report.report()), "the priming report");
+            try (RunReport report = RunReport.of("priming", run, tasks, PriceTable.defaults(),
+                    ReportInputs.withoutReportLines(CostAssumptions.defaults()))) {
+                Report.fromJson(Json.writePretty(report.report()), "the priming report");
+                report.tasksCsv().render();
+            }
         }
     }
 

@@ -34,16 +34,16 @@ public final class ComparisonReport {
         rows.add(row("run", "status", fa.status(), fb.status()));
         rows.add(row("run", "platforms", String.join(", ", fa.byPlatform().keySet()), String.join(", ", fb.byPlatform().keySet())));
         rows.add(row("run", "tasks", fa.overall().tasks(), fb.overall().tasks()));
-        rows.add(row("run", "window seconds", fa.window().seconds(), fb.window().seconds()));
+        rows.add(row("run", "window", fa.window().seconds(), fb.window().seconds()));
         for (String measure : HtmlReport.MEASURES) {
             Percentiles.Summary sa = fa.overall().latency().byMeasure().get(measure), sb = fb.overall().latency().byMeasure().get(measure);
             for (String p : HtmlReport.PERCENTILES) {
-                rows.add(row("latency (ms)", measure + " " + p, figure(sa, p), figure(sb, p)));
+                rows.add(row("latency", measure + " " + p, figure(sa, p), figure(sb, p)));
             }
         }
         for (String kind : List.of("scan", "hash")) {
             Long pa = kindP50(fa, kind), pb = kindP50(fb, kind);
-            if (pa != null || pb != null) rows.add(row("latency (ms)", kind + " taskDurationMs p50", pa, pb));
+            if (pa != null || pb != null) rows.add(row("latency", kind + " taskDurationMs p50", pa, pb));
         }
         RunFigures.Throughput ta = fa.overall().throughput(), tb = fb.overall().throughput();
         rows.add(row("throughput", "tasksPerSecond", ta.tasksPerSecond(), tb.tasksPerSecond()));
@@ -97,8 +97,8 @@ public final class ComparisonReport {
         for (Row r : rows(a, b)) {
             // Labels, statuses, platform names and a basis come from the two reports, which may be any report.json.
             md.append("| ").append(r.section()).append(" | ").append(MarkdownText.escape(r.metric())).append(" | ")
-                    .append(MarkdownText.escape(text(r.a()))).append(" | ").append(MarkdownText.escape(text(r.b()))).append(" | ")
-                    .append(signed(r.delta())).append(" | ").append(text(r.ratio())).append(" |\n");
+                    .append(MarkdownText.escape(shown(r, r.a()))).append(" | ").append(MarkdownText.escape(shown(r, r.b()))).append(" | ")
+                    .append(signed(r, r.delta())).append(" | ").append(ratio(r.ratio())).append(" |\n");
         }
         md.append("\n").append(note()).append("\n");
         return md.toString();
@@ -113,7 +113,7 @@ public final class ComparisonReport {
                 + "<th class=\"n\">B</th><th class=\"n\">B − A</th><th class=\"n\">B ÷ A</th></tr>");
         for (Row r : rows(a, b)) {
             html.append("<tr><td>").append(Html.escape(r.section())).append("</td><td>").append(Html.escape(r.metric())).append("</td>");
-            for (String cell : List.of(text(r.a()), text(r.b()), signed(r.delta()), text(r.ratio()))) {
+            for (String cell : List.of(shown(r, r.a()), shown(r, r.b()), signed(r, r.delta()), ratio(r.ratio()))) {
                 html.append("<td class=\"n\">").append(Html.escape(cell)).append("</td>");
             }
             html.append("</tr>");
@@ -128,35 +128,42 @@ public final class ComparisonReport {
                 + " projecting one architecture from the other.";
     }
 
+    /** Run A's colour and run B's, in every chart of the page: blue and orange, told apart in any of the common colour blindnesses. */
+    static final String COLOUR_A = SvgCharts.PALETTE[0], COLOUR_B = SvgCharts.PALETTE[1];
+
     private static String latencyChart(Report a, Report b) {
         List<SvgCharts.Curve> curves = new ArrayList<>();
-        int colour = 0;
         for (Report report : List.of(a, b)) {
             RunFigures.LatencyDistribution d = report.figures().distribution();
             String run = report == a ? "A" : "B";
-            curves.add(new SvgCharts.Curve(run + " task duration", SvgCharts.PALETTE[colour++], d.percentiles(),
-                    SvgCharts.doubles(d.taskDurationMs())));
-            curves.add(new SvgCharts.Curve(run + " end to end", SvgCharts.PALETTE[colour++], d.percentiles(),
-                    SvgCharts.doubles(d.endToEndMs())));
+            String colour = report == a ? COLOUR_A : COLOUR_B;
+            // one colour per run; the measure is solid (task duration) or dashed (end to end)
+            curves.add(new SvgCharts.Curve(run + " task duration", colour, d.percentiles(), SvgCharts.doubles(d.taskDurationMs()), false));
+            curves.add(new SvgCharts.Curve(run + " end to end", colour, d.percentiles(), SvgCharts.doubles(d.endToEndMs()), true));
         }
         return SvgCharts.cdf("comparison-latency-cdf", "Latency distribution, A and B", "milliseconds", curves);
     }
 
     private static String costChart(Report a, Report b) {
         List<String> rows = new ArrayList<>();
-        List<Double> values = new ArrayList<>();
+        List<Double> valuesA = new ArrayList<>(), valuesB = new ArrayList<>();
         List<String> totals = new ArrayList<>();
         for (Report report : List.of(a, b)) {
             for (String architecture : List.of("arm64", "x86_64")) {
                 CostReport.Scenario scenario = scenario(report.cost(), architecture);
                 BigDecimal perMillion = scenario == null ? null : scenario.perMillionTasks();
-                rows.add((report == a ? "A " : "B ") + architecture + " (" + (scenario == null ? null : scenario.basis()) + ")");
-                values.add(perMillion == null ? 0.0 : perMillion.doubleValue());
-                totals.add(perMillion == null ? "–" : "$" + text(perMillion));
+                String projection = scenario == null ? null : MarkdownReport.projection(scenario);
+                rows.add((report == a ? "A " : "B ") + architecture + " (" + (scenario == null ? null
+                        : projection == null ? scenario.basis() : projection.replace("assuming ", "")) + ")");
+                double value = perMillion == null ? 0.0 : perMillion.doubleValue();
+                valuesA.add(report == a ? value : 0.0);
+                valuesB.add(report == a ? 0.0 : value);
+                totals.add(Display.usd(perMillion));
             }
         }
         return SvgCharts.horizontalStackedBars("comparison-cost-chart", "Cost per million tasks, whole run on each architecture",
-                "USD per million tasks", rows, List.of(new SvgCharts.Series("per million tasks", SvgCharts.PALETTE[0], values)), totals);
+                "USD per million tasks", rows, List.of(new SvgCharts.Series("run A", COLOUR_A, valuesA),
+                        new SvgCharts.Series("run B", COLOUR_B, valuesB)), totals);
     }
 
     private static Row row(String section, String metric, Object a, Object b) {
@@ -173,16 +180,32 @@ public final class ComparisonReport {
         return null;
     }
 
-    private static String text(Object value) {
-        if (value == null) return "–";
-        if (value instanceof BigDecimal d) return d.stripTrailingZeros().toPlainString();
-        if (value instanceof Double d) return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
-        return String.valueOf(value);
+    /**
+     * A compared figure as people read it ({@link Display}): durations in ms or s, rates, ratios and costs to 4
+     * significant figures, GB-s to 3 decimals, counts exact; text as it is.
+     */
+    static String shown(Row row, Object value) {
+        if (value == null) return Display.NONE;
+        BigDecimal number = decimal(value);
+        if (number == null) return String.valueOf(value);
+        String metric = row.metric();
+        return switch (row.section()) {
+            case "latency" -> Display.duration(number.doubleValue());
+            case "throughput" -> metric.equals("cold start share") ? Display.share(number) : Display.rate(number.doubleValue());
+            case "cost (USD)" -> metric.startsWith("Lambda GB-s") ? Display.gbSeconds(number) : Display.usd(number);
+            default -> metric.equals("window") ? Display.seconds(number.doubleValue())
+                    : number.stripTrailingZeros().scale() <= 0 ? Display.count(number.longValue()) : Display.significant(number, Display.FIGURES);
+        };
     }
 
-    private static String signed(BigDecimal delta) {
-        if (delta == null) return "–";
-        String plain = delta.stripTrailingZeros().toPlainString();
-        return delta.signum() > 0 ? "+" + plain : plain;
+    private static String ratio(BigDecimal ratio) {
+        return ratio == null ? Display.NONE : Display.ratio(ratio);
     }
+
+    private static String signed(Row row, BigDecimal delta) {
+        if (delta == null) return Display.NONE;
+        String shown = shown(row, delta.abs());
+        return delta.signum() > 0 ? "+" + shown : delta.signum() < 0 ? "-" + shown : shown;
+    }
+
 }

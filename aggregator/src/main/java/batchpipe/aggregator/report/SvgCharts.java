@@ -17,32 +17,133 @@ final class SvgCharts {
     private static final int TOP = 40;
     private static final int BOTTOM = 56;
 
-    /** A cumulative distribution: {@code values[i]} is the value at percentile {@code percentiles[i]}. */
-    record Curve(String name, String color, List<Double> percentiles, List<Double> values) {
+    /**
+     * A cumulative distribution: {@code values[i]} is the value at percentile {@code percentiles[i]}.
+     *
+     * @param dashed drawn dashed, to tell apart two curves of one colour (one run's two measures)
+     */
+    record Curve(String name, String color, List<Double> percentiles, List<Double> values, boolean dashed) {
+        Curve(String name, String color, List<Double> percentiles, List<Double> values) {
+            this(name, color, percentiles, values, false);
+        }
     }
 
     /** A named series of one value per category. */
     record Series(String name, String color, List<Double> values) {
     }
 
+    /**
+     * Points joined in x order: {@code dashed} for a reference (an ideal line), {@code markersOnly} for a
+     * scatter; a point's label, when given, is written next to it.
+     */
+    record XySeries(String name, String color, List<double[]> points, List<String> labels, boolean dashed, boolean markersOnly) {
+        XySeries(String name, String color, List<double[]> points) {
+            this(name, color, points, List.of(), false, false);
+        }
+    }
+
     private SvgCharts() {
     }
 
-    /** Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values. */
-    static String cdf(String id, String title, String xLabel, List<Curve> curves) {
-        double xMax = 1;
-        for (Curve c : curves) for (double v : c.values()) xMax = Math.max(xMax, v);
-        double[] xTicks = ticks(xMax);
-        double xTop = xTicks[xTicks.length - 1];
+    /** Lines or points on linear axes from 0, the legend at the top left. */
+    static String xy(String id, String title, String xLabel, String yLabel, List<XySeries> series) {
+        double xMax = 0, yMax = 0;
+        for (XySeries s : series) {
+            for (double[] p : s.points()) {
+                xMax = Math.max(xMax, p[0]);
+                yMax = Math.max(yMax, p[1]);
+            }
+        }
+        double[] xTicks = ticks(Math.max(xMax * 1.08, 1e-12));
+        double[] yTicks = ticks(Math.max(yMax * 1.15, 1e-12));
+        double xTop = xTicks[xTicks.length - 1], yTop = yTicks[yTicks.length - 1];
         StringBuilder svg = open(id, title);
         int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+        for (double t : yTicks) {
+            double y = TOP + plotH - plotH * t / yTop;
+            svg.append(gridLine(LEFT, y, LEFT + plotW, y));
+            svg.append(text(LEFT - 8, y + 4, "end", number(t)));
+        }
+        for (double t : xTicks) {
+            double x = LEFT + plotW * t / xTop;
+            svg.append(gridLine(x, TOP, x, TOP + plotH));
+            svg.append(text(x, TOP + plotH + 18, "middle", number(t)));
+        }
+        svg.append(axes(plotW, plotH));
+        svg.append(text(LEFT + plotW / 2.0, HEIGHT - 12, "middle", xLabel));
+        svg.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">%s</text>",
+                TOP + plotH / 2.0, TOP + plotH / 2.0, Html.escape(yLabel)));
+        int legendY = TOP + 14;
+        for (XySeries s : series) {
+            if (s.points().isEmpty()) continue;
+            List<double[]> sorted = new ArrayList<>(s.points());
+            List<String> labels = s.labels();
+            if (!s.markersOnly() && labels.isEmpty()) sorted.sort((a, b) -> Double.compare(a[0], b[0]));
+            if (!s.markersOnly()) {
+                StringBuilder path = new StringBuilder();
+                for (int i = 0; i < sorted.size(); i++) {
+                    path.append(i == 0 ? "M" : " L").append(fmt(LEFT + plotW * sorted.get(i)[0] / xTop)).append(',')
+                            .append(fmt(TOP + plotH - plotH * sorted.get(i)[1] / yTop));
+                }
+                svg.append("<path class=\"curve\" fill=\"none\" stroke-width=\"2.5\" stroke=\"").append(s.color()).append('"')
+                        .append(s.dashed() ? " stroke-dasharray=\"6 4\"" : "").append(" d=\"").append(path).append("\"><title>")
+                        .append(Html.escape(s.name())).append("</title></path>");
+            }
+            if (!s.dashed()) {
+                for (int i = 0; i < sorted.size(); i++) {
+                    double x = LEFT + plotW * sorted.get(i)[0] / xTop, y = TOP + plotH - plotH * sorted.get(i)[1] / yTop;
+                    String label = i < labels.size() ? labels.get(i) : null;
+                    svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"><title>%s: %s, %s</title></circle>",
+                            x, y, s.color(), Html.escape(label == null ? s.name() : label), number(sorted.get(i)[0]), number(sorted.get(i)[1])));
+                    if (label != null) svg.append(text(x + 7, y - 7, "start", label));
+                }
+            }
+            legendY = legend(svg, LEFT + 14, legendY, s.color(), s.name());
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    /** Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values, on a linear x axis. */
+    static String cdf(String id, String title, String xLabel, List<Curve> curves) {
+        return cdf(id, title, xLabel, curves, false);
+    }
+
+    /**
+     * Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values. On a log
+     * axis the ticks are powers of ten from below the smallest value to above the largest, and a value
+     * below 1 (0 ms) sits on the axis's left edge.
+     */
+    static String cdf(String id, String title, String xLabel, List<Curve> curves, boolean logScale) {
+        double xMax = 1, xMinPositive = Double.MAX_VALUE;
+        for (Curve c : curves) {
+            for (double v : c.values()) {
+                xMax = Math.max(xMax, v);
+                if (v >= 1) xMinPositive = Math.min(xMinPositive, v);
+            }
+        }
+        StringBuilder svg = open(id, title);
+        int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+        java.util.function.DoubleUnaryOperator toX;
+        double[] xTicks;
+        if (logScale) {
+            int lo = (int) Math.floor(Math.log10(xMinPositive == Double.MAX_VALUE ? 1 : xMinPositive));
+            int hi = Math.max(lo + 1, (int) Math.ceil(Math.log10(xMax)));
+            xTicks = new double[hi - lo + 1];
+            for (int i = 0; i < xTicks.length; i++) xTicks[i] = Math.pow(10, lo + i);
+            double span = hi - lo;
+            toX = v -> LEFT + plotW * (Math.log10(Math.max(v, Math.pow(10, lo))) - lo) / span;
+        } else {
+            xTicks = ticks(xMax);
+            double xTop = xTicks[xTicks.length - 1];
+            toX = v -> LEFT + plotW * v / xTop;
+        }
         for (int p = 0; p <= 100; p += 25) {
             double y = TOP + plotH - plotH * p / 100.0;
             svg.append(gridLine(LEFT, y, LEFT + plotW, y));
             svg.append(text(LEFT - 8, y + 4, "end", p + "%"));
         }
         for (double t : xTicks) {
-            double x = LEFT + plotW * t / xTop;
+            double x = toX.applyAsDouble(t);
             svg.append(gridLine(x, TOP, x, TOP + plotH));
             svg.append(text(x, TOP + plotH + 18, "middle", number(t)));
         }
@@ -58,15 +159,17 @@ final class SvgCharts {
             StringBuilder path = new StringBuilder();
             double previousY = TOP + plotH;
             for (int i = 0; i < c.values().size(); i++) {
-                double x = LEFT + plotW * c.values().get(i) / xTop;
+                double x = toX.applyAsDouble(c.values().get(i));
                 double y = TOP + plotH - plotH * c.percentiles().get(i) / 100.0;
                 path.append(i == 0 ? "M" : " L").append(fmt(x)).append(',').append(fmt(previousY));
                 path.append(" L").append(fmt(x)).append(',').append(fmt(y));
                 previousY = y;
             }
-            svg.append("<path class=\"curve\" fill=\"none\" stroke-width=\"2.5\" stroke=\"").append(c.color()).append("\" d=\"")
+            svg.append("<path class=\"curve\" fill=\"none\" stroke-width=\"2.5\" stroke=\"").append(c.color())
+                    .append(c.dashed() ? "\" stroke-dasharray=\"7 4" : "").append("\" d=\"")
                     .append(path).append("\"><title>").append(Html.escape(c.name())).append("</title></path>");
-            legendY = legend(svg, LEFT + plotW - 190, legendY, c.color(), c.name());
+            legendY = c.dashed() ? dashedLegend(svg, LEFT + plotW - 190, legendY, c.color(), c.name())
+                    : legend(svg, LEFT + plotW - 190, legendY, c.color(), c.name());
         }
         return svg.append("</svg>").toString();
     }
@@ -204,6 +307,13 @@ final class SvgCharts {
 
     private static int legend(StringBuilder svg, double x, int y, String color, String name) {
         svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"14\" height=\"14\" fill=\"%s\"/>", x, y - 11, color));
+        svg.append(text(x + 20, y, "start", name));
+        return y + 20;
+    }
+
+    private static int dashedLegend(StringBuilder svg, double x, int y, String color, String name) {
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"5 3\"/>",
+                x, y - 4, x + 14, y - 4, color));
         svg.append(text(x + 20, y, "start", name));
         return y + 20;
     }

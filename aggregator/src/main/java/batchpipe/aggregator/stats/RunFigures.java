@@ -20,13 +20,26 @@ import java.util.TreeMap;
  * @param failureTolerance  null unless the spec set a toleratedFailurePercent
  * @param dynamoDbCalls     every DynamoDB call the workers made, by what it was for; null when the run has no
  *                          invocation records (runs of workers that did not write them)
+ * @param host              the machine a local run's functions ran on; null for a run on Lambda and in reports
+ *                          written before it was kept
  */
 public record RunFigures(String runId, String label, PlannedTasks planned, String status, Window window,
                          LatencyDefinitions latencyDefinitions, Group overall,
                          Map<String, Group> byKind, Map<String, Group> byPlatform, TimelineFigures timeline,
                          LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
                          Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance,
-                         DynamoDbCalls dynamoDbCalls) {
+                         DynamoDbCalls dynamoDbCalls, Host host) {
+
+    /** Figures of a run on Lambda (no host). */
+    public RunFigures(String runId, String label, PlannedTasks planned, String status, Window window,
+                      LatencyDefinitions latencyDefinitions, Group overall,
+                      Map<String, Group> byKind, Map<String, Group> byPlatform, TimelineFigures timeline,
+                      LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
+                      Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance,
+                      DynamoDbCalls dynamoDbCalls) {
+        this(runId, label, planned, status, window, latencyDefinitions, overall, byKind, byPlatform, timeline, distribution, countBy,
+                countByAccuracy, problems, failureTolerance, dynamoDbCalls, null);
+    }
 
     /** Figures without the per-call DynamoDB view (runs whose workers wrote no invocation records). */
     public RunFigures(String runId, String label, PlannedTasks planned, String status, Window window,
@@ -35,12 +48,13 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
                       LatencyDistribution distribution, Map<String, Map<String, Long>> countBy,
                       Map<String, PathAccuracy> countByAccuracy, List<Problem> problems, FailureTolerance failureTolerance) {
         this(runId, label, planned, status, window, latencyDefinitions, overall, byKind, byPlatform, timeline, distribution, countBy,
-                countByAccuracy, problems, failureTolerance, null);
+                countByAccuracy, problems, failureTolerance, null, null);
     }
 
     /** The fields of report.json before cost and inputs, in their order. */
     public JsonFields toJson() {
-        JsonFields json = new JsonFields().put("runId", runId).putPresent("label", label).put("planned", planned).put("status", status)
+        JsonFields json = new JsonFields().put("runId", runId).putPresent("label", label).putPresent("host", host)
+                .put("planned", planned).put("status", status)
                 .put("window", window).putPresent("latencyDefinitions", latencyDefinitions).put("overall", overall).put("byKind", byKind).put("byPlatform", byPlatform)
                 .put("timeline", timeline).put("distribution", distribution).put("countBy", countBy);
         if (!countByAccuracy.isEmpty()) json.put("countByAccuracy", countByAccuracy);
@@ -55,7 +69,32 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
                 groups(report.field("byKind")), groups(report.field("byPlatform")), TimelineFigures.fromJson(report.field("timeline")),
                 LatencyDistribution.fromJson(report.field("distribution")), countBy(report.field("countBy")),
                 accuracy(report.optField("countByAccuracy")), report.list("problems").stream().map(Problem::fromJson).toList(),
-                FailureTolerance.fromJson(report.optField("failureTolerance")), DynamoDbCalls.fromJson(report.optField("dynamoDbCalls")));
+                FailureTolerance.fromJson(report.optField("failureTolerance")), DynamoDbCalls.fromJson(report.optField("dynamoDbCalls")),
+                Host.fromJson(report.optField("host")));
+    }
+
+    /**
+     * The machine a local run's functions ran on, as the producer read it when it planned the run
+     * ({@code RunHost}); its durations, rates and cold starts are this machine's, not Lambda's.
+     *
+     * @param loadAverage 1, 5 and 15 minute load averages when the run was planned (fewer where the OS gives fewer)
+     * @param note        what that means for the figures, said in report.json as in the pages
+     */
+    public record Host(String cpuModel, int cores, String jdk, String os, List<Double> loadAverage, long capturedAt, String note)
+            implements JsonWritable {
+        public static final String NOTE = "a local run: durations, rates and cold starts are this machine's, not Lambda's";
+
+        @Override
+        public Object toJsonValue() {
+            return new JsonFields().put("cpuModel", cpuModel).put("cores", cores).put("jdk", jdk).put("os", os)
+                    .put("loadAverage", loadAverage).put("capturedAt", capturedAt).put("note", note);
+        }
+
+        static Host fromJson(ReportJson json) {
+            if (json == null) return null;
+            return new Host(json.string("cpuModel"), json.intValue("cores"), json.string("jdk"), json.string("os"),
+                    json.doubles("loadAverage"), json.longValue("capturedAt"), json.string("note"));
+        }
     }
 
     private static Map<String, Map<String, Long>> countBy(ReportJson countBy) {

@@ -20,6 +20,7 @@ import batchpipe.aggregator.stats.RunFigures.Workers;
 import batchpipe.common.run.CountAccuracy;
 import batchpipe.common.run.InvocationRecord;
 import batchpipe.common.table.TableCall;
+import batchpipe.common.run.RunHost;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.ScanOutcome;
 import batchpipe.common.run.TaskRecord;
@@ -34,8 +35,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Turns a run's record and task records into the report's figures. Every figure is computed from the
- * task records alone (plus the run's creation time), so tasks.csv is enough to check it by hand:
+ * Turns a run's record and task records into the report's figures, from a list of them: the definition
+ * of each figure. The aggregator computes the same figures without holding the records
+ * ({@link FiguresFold}, checked against this class by {@code StreamingReportTest}). Every figure is
+ * computed from the task records alone (plus the run's creation time), so tasks.csv is enough to check
+ * it by hand:
  * <ul>
  *   <li>window = last {@code finishedAt} − run {@code createdAt} (or first {@code startedAt} without one);</li>
  *   <li>throughput = total ÷ window seconds (tasks, events, uncompressed MB = 10^6 bytes, hashes);</li>
@@ -99,7 +103,14 @@ public final class RunStatistics {
                 group(tasks, windowSeconds),
                 byKind, platforms, Timeline.of(tasks, windowStart, lastFinish), distribution(tasks), mergedCountBy(tasks),
                 countByAccuracy(tasks), problems, tolerated == null ? null : failureTolerance(tasks, planned, tolerated),
-                dynamoDbCalls(invocations, tasks));
+                dynamoDbCalls(invocations, tasks), host(run));
+    }
+
+    /** The machine a local run's record names, for the reports to say where the durations come from; null on Lambda. */
+    static RunFigures.Host host(RunRecord run) {
+        RunHost h = run == null ? null : run.host();
+        if (h == null) return null;
+        return new RunFigures.Host(h.cpuModel(), h.cores(), h.jdk(), h.os(), h.loadAverage(), h.capturedAt(), RunFigures.Host.NOTE);
     }
 
     /** Nearest rank over every timed call of each kind, in the order {@link TableCall} lists them; null without invocation records. */

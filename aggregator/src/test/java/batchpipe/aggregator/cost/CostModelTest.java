@@ -26,6 +26,7 @@ class CostModelTest {
     @TempDir
     Path dir;
 
+    /** @param initMs the part of billedMs that was INIT, as a REPORT line's Billed Duration holds it */
     private static BilledInvocation invocation(String requestId, String architecture, int memoryMb, long billedMs, long initMs) {
         return new BilledInvocation(requestId, "worker", architecture, memoryMb, billedMs, initMs, 1, BilledInvocation.FROM_REPORT_LINE);
     }
@@ -79,11 +80,15 @@ class CostModelTest {
     }
 
     @Test
-    void compute_arm64WithInit() {
-        // INIT 500 ms x 1,024 MB = 0.5 GB-s x 0.0000133334 = 0.0000066667
-        Map<String, Object> cost = cost(List.of(invocation("r", "arm64", 1024, 1_000, 500)));
+    void compute_arm64WithInit_initIsAShareOfTheBilledTimeNotAnAmountOnTop() {
+        // Billed Duration 1,500 ms of which INIT 500: 1.5 GB-s x 0.0000133334 = 0.0000200001, plus the request;
+        // the INIT share, 0.5 GB-s x 0.0000133334 = 0.0000066667, is shown and already inside that
+        Map<String, Object> cost = cost(List.of(invocation("r", "arm64", 1024, 1_500, 500)));
 
         Map<String, Object> group = onlyGroup(cost);
+        assertThat(decimal(group.get("gbSeconds"))).isEqualByComparingTo("1.5");
+        assertThat(decimal(group.get("computeCost"))).isEqualByComparingTo("0.0000200001");
+        assertThat(decimal(group.get("cost"))).isEqualByComparingTo("0.0000202001");
         assertThat(decimal(group.get("initGbSeconds"))).isEqualByComparingTo("0.5");
         assertThat(decimal(group.get("initCost"))).isEqualByComparingTo("0.0000066667");
         assertThat(group).containsEntry("coldStarts", 1L).containsEntry("initBilledMs", 500L);
@@ -97,15 +102,35 @@ class CostModelTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void compute_x86WithInit() {
-        // 1,500 ms x 2,048 MB = 3 GB-s -> 0.0000500001; INIT 300 ms x 2,048 MB = 0.6 GB-s -> 0.00001000002
-        Map<String, Object> cost = cost(List.of(invocation("r", "x86_64", 2048, 1_500, 300)));
+        // 1,800 billed ms x 2,048 MB = 3.6 GB-s -> 0.00006000012, of which INIT 300 ms = 0.6 GB-s -> 0.00001000002
+        Map<String, Object> cost = cost(List.of(invocation("r", "x86_64", 2048, 1_800, 300)));
 
         Map<String, Object> group = onlyGroup(cost);
-        assertThat(decimal(group.get("gbSeconds"))).isEqualByComparingTo("3");
-        assertThat(decimal(group.get("computeCost"))).isEqualByComparingTo("0.0000500001");
+        assertThat(decimal(group.get("gbSeconds"))).isEqualByComparingTo("3.6");
+        assertThat(decimal(group.get("computeCost"))).isEqualByComparingTo("0.00006000012");
         assertThat(decimal(group.get("initCost"))).isEqualByComparingTo("0.00001000002");
         assertThat(decimal(cost.get("total"))).isEqualByComparingTo("0.00006020012");
+        // no line of its own for INIT: the lines add up to the total
+        assertThat((List<Map<String, Object>>) cost.get("lines")).noneSatisfy(line -> assertThat((String) line.get("item")).startsWith("INIT"))
+                .anySatisfy(line -> assertThat((String) line.get("formula"))
+                        .isEqualTo("1800 billed ms x 2048 MB / 1,024,000 = 3.6 GB-s x $0.0000166667; of which 300 ms"
+                                + " (0.6 GB-s, $0.00001000002) started 1 cold instance(s) (INIT)"));
+        assertThat(map(cost, "lambda")).containsEntry("initInCompute", true);
+    }
+
+    @Test
+    void compute_snapStartRestoreIsPricedAsTheBilledTimeItIsPartOf() {
+        // 610 billed ms at 3,009 MB, of which 303 ms Billed Restore Duration; 610 x 3,009 / 1,024,000 = 1.792470703125 GB-s
+        BilledInvocation restored = new BilledInvocation("r", "worker", "x86_64", 3009, 610, 303, 1,
+                BilledInvocation.FROM_REPORT_LINE, 155, BilledInvocation.Start.SNAPSTART_RESTORE);
+
+        Map<String, Object> group = onlyGroup(cost(List.of(restored)));
+
+        assertThat(decimal(group.get("gbSeconds"))).isEqualByComparingTo("1.792470703125");
+        assertThat(decimal(group.get("initGbSeconds"))).isEqualByComparingTo("0.8903583984375");
+        assertThat(group).containsEntry("coldStarts", 1L).containsEntry("billedMs", 610L).containsEntry("initBilledMs", 303L);
     }
 
     @Test
@@ -115,13 +140,16 @@ class CostModelTest {
         Files.writeString(override, "{\"lambda\": {\"initBilled\": false}}");
 
         Map<String, Object> cost = cost(PriceTable.withOverride(override), List.of(task("scan", "x86_64", 1)),
-                List.of(invocation("r", "x86_64", 2048, 1_500, 300)), CostAssumptions.defaults());
+                List.of(invocation("r", "x86_64", 2048, 1_800, 300)), CostAssumptions.defaults());
 
+        // the 300 ms of INIT come out of the 1,800 billed: 1,500 ms x 2,048 MB = 3 GB-s
         assertThat(decimal(onlyGroup(cost).get("initCost"))).isEqualByComparingTo("0");
+        assertThat(decimal(onlyGroup(cost).get("gbSeconds"))).isEqualByComparingTo("3");
         assertThat(decimal(cost.get("total"))).isEqualByComparingTo("0.0000502001");
         assertThat((List<Map<String, Object>>) cost.get("lines")).anySatisfy(line -> assertThat(line)
-                .containsEntry("item", "INIT, worker x86_64 2048 MB")
-                .containsEntry("formula", "INIT is not billed under this price table (300 ms of INIT seen)"));
+                .containsEntry("item", "compute, worker x86_64 2048 MB")
+                .containsEntry("formula", "1500 billed ms x 2048 MB / 1,024,000 = 3 GB-s x $0.0000166667;"
+                        + " 1 INIT phase(s) left out of the billed ms: this price table does not bill INIT"));
     }
 
     @Test

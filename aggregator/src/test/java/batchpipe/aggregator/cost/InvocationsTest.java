@@ -25,8 +25,8 @@ class InvocationsTest {
         List<BilledInvocation> invocations = Invocations.of(tasks, List.of());
 
         assertThat(invocations).containsExactly(
-                // 1,900 - 1,000 ms; a cold start with 350 ms of init
-                new BilledInvocation("req-a", "worker", "arm64", 1769, 900, 350, 2, BilledInvocation.FROM_TASK_RECORDS),
+                // 1,900 - 1,000 ms of tasks and the 350 ms of init Lambda would bill with them
+                new BilledInvocation("req-a", "worker", "arm64", 1769, 1_250, 350, 2, BilledInvocation.FROM_TASK_RECORDS),
                 // a task that took 0 ms is still billed 1 ms
                 new BilledInvocation("req-b", "worker", "arm64", 1769, 1, 0, 1, BilledInvocation.FROM_TASK_RECORDS));
     }
@@ -35,15 +35,16 @@ class InvocationsTest {
     void of_prefersTheReportLineAndAddsInvocationsThatWroteNoTask() {
         List<TaskRecord> tasks = List.of(task("t1", "req-a", 1_000, 1_400, true, 350L));
         List<ReportLine> lines = List.of(
-                new ReportLine("req-a", "worker", "x86_64", 1769, 512.3, 513, 401.2),
+                // Billed Duration 914 = ceil(512.3 + 401.2): INIT inside, as Lambda bills it since 1 August 2025
+                new ReportLine("req-a", "worker", "x86_64", 1769, 512.3, 914, 401.2),
                 new ReportLine("req-p", "producer", "x86_64", 1024, 80.0, 80, null));
 
         List<BilledInvocation> invocations = Invocations.of(tasks, lines);
 
         assertThat(invocations).containsExactly(
                 new BilledInvocation("req-p", "producer", "x86_64", 1024, 80, 0, 0, BilledInvocation.FROM_REPORT_LINE),
-                // billed from the REPORT line; init 401.2 ms is billed as ceil = 402 ms
-                new BilledInvocation("req-a", "worker", "x86_64", 1769, 513, 402, 1, BilledInvocation.FROM_REPORT_LINE));
+                // billed from the REPORT line; of its 914 ms, 914 - ceil(512.3) = 401 started the instance
+                new BilledInvocation("req-a", "worker", "x86_64", 1769, 914, 401, 1, BilledInvocation.FROM_REPORT_LINE));
     }
 
     @Test

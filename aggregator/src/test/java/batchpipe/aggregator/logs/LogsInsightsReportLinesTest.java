@@ -199,7 +199,24 @@ class LogsInsightsReportLinesTest {
         assertThat(request.startTime()).isEqualTo((T0 - 60_000) / 1000);
         assertThat(request.endTime()).isEqualTo((T0 + 4_000 + 15 * 60_000) / 1000);
         assertThat(request.queryString()).isEqualTo("filter @type = \"REPORT\" and @requestId in [\"" + B + "\", \"" + A + "\"]\n"
-                + "| fields @requestId, @duration, @billedDuration, @initDuration, @maxMemoryUsed, @memorySize");
+                + "| parse @message /Restore Duration: (?<restoreDuration>[0-9.]+) ms/\n"
+                + "| parse @message /Billed Restore Duration: (?<billedRestoreDuration>[0-9.]+) ms/\n"
+                + "| fields @requestId, @duration, @billedDuration, @initDuration, @maxMemoryUsed, @memorySize, restoreDuration,"
+                + " billedRestoreDuration");
+    }
+
+    @Test
+    void parse_readsSnapStartsRestoreFieldsWhichTheQueryParsesFromTheMessage() {
+        // "Duration: 306.34 ms Billed Duration: 610 ms ... Restore Duration: 511.25 ms Billed Restore Duration: 303 ms"
+        List<ResultField> row = new ArrayList<>(reportRow(A, "306.34", "610", null, "155000000"));
+        row.add(ResultField.builder().field("restoreDuration").value("511.25").build());
+        row.add(ResultField.builder().field("billedRestoreDuration").value("303").build());
+
+        var parsed = LogsInsightsReportLines.parse(row);
+
+        assertThat(parsed.getKey()).isEqualTo(A);
+        assertThat(parsed.getValue()).isEqualTo(new LogsInsightsReportLines.Row(306.34, 610, null, 155_000_000.0, 1_769_000_000.0,
+                511.25, 303.0));
     }
 
     @Test

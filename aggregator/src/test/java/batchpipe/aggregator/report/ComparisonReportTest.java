@@ -87,7 +87,7 @@ class ComparisonReportTest {
         String md = ComparisonReport.markdown(a(), b());
 
         assertThat(md).startsWith("# Batchpipe runs compared\n\nA: r1  \nB: r2\n\n| section | figure | A | B | B − A | B ÷ A |\n")
-                .contains("| latency (ms) | taskDurationMs p50 | 1000 | 2000 | +1000 | 2 |\n")
+                .contains("| latency | taskDurationMs p50 | 1 s | 2 s | +1 s | 2 |\n")
                 .contains("| run | label | x86 run | arm run | – | – |\n");
     }
 
@@ -110,5 +110,18 @@ class ComparisonReportTest {
         assertThat(html).contains("<svg id=\"comparison-latency-cdf\"", "<svg id=\"comparison-cost-chart\"", "<table id=\"comparison\"")
                 .contains("<title>A task duration</title>", "<title>B task duration</title>")
                 .doesNotContain("<script");
+    }
+
+    @Test
+    void html_drawsRunAInOneColourAndRunBInItsPairWithTheMeasureDashed() {
+        String html = ComparisonReport.html(a(), b());
+
+        String a = ComparisonReport.COLOUR_A, b = ComparisonReport.COLOUR_B;
+        assertThat(a).isNotEqualTo(b);
+        assertThat(html).contains("stroke=\"" + a + "\" d=\"", "stroke=\"" + a + "\" stroke-dasharray=\"7 4\" d=\"")
+                .contains("stroke=\"" + b + "\" d=\"", "stroke=\"" + b + "\" stroke-dasharray=\"7 4\" d=\"");
+        // every bar of run A's rows in A's colour, of B's in B's
+        assertThat(html).contains("fill=\"" + a + "\"><title>A arm64").contains("fill=\"" + b + "\"><title>B arm64")
+                .doesNotContain("fill=\"" + b + "\"><title>A ", "fill=\"" + a + "\"><title>B ");
     }
 }

@@ -21,10 +21,11 @@ class HtmlReportTest {
 
         assertThat(html).startsWith("<!DOCTYPE html>")
                 .contains("<svg id=\"latency-cdf\"", "<svg id=\"throughput-over-time\"", "<svg id=\"cost-by-architecture-chart\"");
-        // three latency curves, stacked throughput bars, and one cost bar per architecture
-        assertThat(count(html, "<path class=\"curve\"")).isEqualTo(3);
+        // three latency curves (on a linear and on a log axis), stacked throughput bars, and one cost bar per architecture
+        assertThat(count(html, "<path class=\"curve\"")).isEqualTo(6);
+        assertThat(html).contains("<svg id=\"latency-cdf-log\"");
         assertThat(html).contains("<title>task duration</title>", "<title>queue wait</title>", "<title>end to end</title>");
-        assertThat(html).contains(">arm64 (projected)</text>", ">x86_64 (measured)</text>");
+        assertThat(html).contains(">arm64 (projected, equal speed)</text>", ">x86_64 (measured)</text>");
     }
 
     @Test
@@ -55,8 +56,8 @@ class HtmlReportTest {
         assertThat(html).contains("<table id=\"latency-table\"", "<table id=\"throughput-table\"", "<table id=\"workers-table\"", "<table id=\"cost-lines\"",
                 "<table id=\"cost-by-architecture\"", "<table id=\"monthly\"");
         // task durations 500, 1,000 and 2,000 ms: p50 is 1,000
-        assertThat(html).contains("<tr><td>all</td><td>taskDurationMs</td><td class=\"n\">3</td><td class=\"n\">1000</td>");
-        assertThat(html).contains(MarkdownReport.plain(report.cost().total()));
+        assertThat(html).contains("<tr><td>all</td><td>taskDurationMs</td><td class=\"n\">3</td><td class=\"n\">1 s</td>");
+        assertThat(html).contains(Display.usd(report.cost().total())).doesNotContain(report.cost().total().toPlainString());
     }
 
     @Test
@@ -77,6 +78,40 @@ class HtmlReportTest {
 
         assertThat(HtmlReport.render(Report.fromJson(Json.writePretty(report), "report.json"))).isEqualTo(HtmlReport.render(report));
     }
+
+    @Test
+    void render_offersTheLatencyCdfOnALogAxisWithoutScript() {
+        String html = render();
+
+        assertThat(html).contains("<input type=\"radio\" name=\"cdf-scale\" id=\"cdf-scale-log\">", "#cdf-scale-log:checked ~ .cdf-log")
+                .doesNotContain("<script");
+        // task durations 500, 1,000 and 2,000 ms: powers of ten from 100 to 10,000 on the log axis
+        String log = html.substring(html.indexOf("<svg id=\"latency-cdf-log\""));
+        log = log.substring(0, log.indexOf("</svg>"));
+        assertThat(log).contains(">100</text>", ">1,000</text>", ">10,000</text>");
+    }
+
+    @Test
+    void render_countsTasksPerBucketAndSaysTheLastBucketIsShorter() {
+        // the window is 1,000 .. 4,000 ms: 1 s buckets, the three tasks finish at 1,600, 2,200 and 4,000 ms
+        String html = render();
+        String chart = html.substring(html.indexOf("<svg id=\"throughput-over-time\""));
+        chart = chart.substring(0, chart.indexOf("</svg>"));
+
+        assertThat(chart).contains("Tasks finished per 1 s bucket").contains("tasks finished").doesNotContain("tasks / s");
+        assertThat(chart).contains("<title>0 s, scan tasks: 1</title>", "<title>1 s, scan tasks: 1</title>");
+    }
+
+    @Test
+    void render_saysNextToAProjectedCostThatItAssumesEqualSpeedAndNamesTheRatioOption() {
+        String html = render();
+
+        String table = html.substring(html.indexOf("<table id=\"cost-by-architecture\""));
+        table = table.substring(0, table.indexOf("</table>"));
+        assertThat(table).contains("<span class=\"projected-note\">projected, assuming equal speed</span>").doesNotContain("<th>assumption</th>");
+        assertThat(html).contains("--arm64-speed-ratio");
+    }
+
 
     private static int count(String text, String needle) {
         int n = 0;

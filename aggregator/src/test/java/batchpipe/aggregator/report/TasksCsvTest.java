@@ -24,11 +24,51 @@ class TasksCsvTest {
 
         List<String> columns = TasksCsv.columns(List.of(t, deadLettered));
 
-        assertThat(columns).startsWith("runId", "taskId", "kind", "status", "reason", "enqueuedAt", "startedAt", "finishedAt", "durationMs")
-                .endsWith("hashes", "cost", "deadLetterReceives", "deadLetteredAt", "recordedBy", "itemBytes")
-                .doesNotContain("pk", "sk");
-        assertThat(TasksCsv.columns(List.of(t))).endsWith("hashes", "cost", "itemBytes");
-        assertThat(columns.subList(0, TasksCsv.KNOWN_COLUMNS.size())).isEqualTo(TasksCsv.KNOWN_COLUMNS);
+        assertThat(columns).startsWith("runId", "taskId", "kind", "status", "reason", "enqueuedAt", "enqueuedAtUtc", "startedAt",
+                        "startedAtUtc", "finishedAt", "finishedAtUtc", "durationMs")
+                .endsWith("hashes", "bcryptCost", "deadLetterReceives", "deadLetteredAt", "deadLetteredAtUtc", "recordedBy", "itemBytes")
+                .doesNotContain("pk", "sk", "cost", "countBy");
+        assertThat(TasksCsv.columns(List.of(t))).endsWith("hashes", "bcryptCost", "itemBytes");
+    }
+
+    @Test
+    void render_writesEachEpochMillisecondTimeAgainAsIsoUtcBesideIt() {
+        // started at 1,100 ms and finished at 1,600 ms after the epoch
+        TaskRecord t = ReportFixtures.tasks().get(0);
+
+        List<String> lines = List.of(TasksCsv.render(List.of(t)).split("\r\n"));
+
+        List<String> columns = List.of(lines.get(0).split(","));
+        String[] row = lines.get(1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
+        assertThat(row[columns.indexOf("startedAt")]).isEqualTo("1100");
+        assertThat(row[columns.indexOf("startedAtUtc")]).isEqualTo("1970-01-01T00:00:01.100Z");
+        assertThat(row[columns.indexOf("finishedAtUtc")]).isEqualTo("1970-01-01T00:00:01.600Z");
+        // `date -u -d @1796137524.206` says 2026-12-01T15:05:24.206Z
+        assertThat(TasksCsv.utc(1_796_137_524_206L)).isEqualTo("2026-12-01T15:05:24.206Z");
+        assertThat(TasksCsv.utc(null)).isEmpty();
+    }
+
+    @Test
+    void render_leavesCountByToCountbyCsvAndHeadsTheBcryptCostSo() {
+        List<TaskRecord> tasks = ReportFixtures.tasks();
+
+        String csv = TasksCsv.render(tasks);
+
+        assertThat(csv).doesNotContain("countBy,", "INFO").contains(",bcryptCost,");
+    }
+
+    @Test
+    void renderCountBy_writesOneRowPerTaskPathAndValueEscapedAsEveryTextCell() {
+        TaskRecord scan = ReportFixtures.task("scan-a", "scan", "req-1", 1_100, 1_600).scanned(10, 0, 100, 0)
+                .countBy("level", Map.of("INFO", 7L, "=cmd|' /C calc'!A0", 2L)).countBy("http.status", Map.of("200", 1L)).build();
+        TaskRecord hash = ReportFixtures.tasks().get(2);
+
+        String csv = TasksCsv.renderCountBy(List.of(scan, hash));
+
+        assertThat(csv).isEqualTo("taskId,path,value,events\r\n"
+                + "scan-a,http.status,200,1\r\n"
+                + "scan-a,level,'=cmd|' /C calc'!A0,2\r\n"
+                + "scan-a,level,INFO,7\r\n");
     }
 
     @Test

@@ -60,6 +60,18 @@ class StoredRecordsTest {
     }
 
     @Test
+    void aRunStoredBeforeSweepsReadsWithoutASweepId_andASweepsRunKeepsItsOwn() throws IOException {
+        Map<String, AttributeValue> item = stored().stream().filter(i -> i.get("sk").s().equals("run")).findFirst().orElseThrow();
+        RunRecord before = RunRecord.fromItem(item);
+        assertThat(item).doesNotContainKey("sweepId");
+        assertThat(before.sweepId()).isNull();
+
+        RunRecord swept = RunRecord.planned("sweep-1-x86_64-885", "l", "{}", new Planned(0, 1, 1), 4, 1_000, 1, "sweep-1");
+        assertThat(swept.toItem().get("sweepId").s()).isEqualTo("sweep-1");
+        assertThat(RunRecord.fromItem(swept.toItem()).sweepId()).isEqualTo("sweep-1");
+    }
+
+    @Test
     void storedFieldsReadIntoTheirTypedParts() throws IOException {
         Map<String, TaskRecord> bySk = new TreeMap<>();
         for (Map<String, AttributeValue> item : stored()) {

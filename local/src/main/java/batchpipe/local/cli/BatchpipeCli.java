@@ -11,7 +11,7 @@ import java.util.List;
 @Command(name = "batchpipe", mixinStandardHelpOptions = true, version = "batchpipe 0.1.0",
         description = "Event-driven batch pipeline on SQS and Lambda: run it locally, invoke its functions, measure it.",
         subcommands = {LocalCommand.class, InvokeCommand.class, DemoCommand.class, RunCommand.class, ReportCommand.class,
-                ScanCommand.class, HashCommand.class, SampleCommand.class,
+                SweepCommand.class, ScanCommand.class, HashCommand.class, SampleCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Benchmarks: ./batchpipe bench --help (the bench module, run by the same script).",
                 "Tests: ./batchpipe test (runs ./mvnw verify with a JDK 21+)."})

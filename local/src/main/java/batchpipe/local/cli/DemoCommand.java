@@ -1,8 +1,9 @@
 package batchpipe.local.cli;
 
 import batchpipe.aggregator.stats.RunFigures;
-import batchpipe.aggregator.cost.CostReport;
 import batchpipe.aggregator.Report;
+import batchpipe.aggregator.report.Display;
+import batchpipe.aggregator.report.TextSummary;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
@@ -32,7 +33,7 @@ import java.util.concurrent.Callable;
         description = {"Runs the whole pipeline on a fresh local stack and writes its report.",
                 "Loads seeded sample logs, invokes the producer as the schedule would, lets the event source mappings "
                     + "drive the workers until the run completes, runs the aggregator, prints a summary and writes report.json, "
-                    + "report.md, tasks.csv and report.html into --out."})
+                    + "report.md, tasks.csv, countby.csv and report.html into --out."})
 final class DemoCommand implements Callable<Integer> {
     /** Seeded sample objects kept between demos (below the project folder); the same seed gives the same bytes. */
     static final String SAMPLE_CACHE = "out/sample-cache";
@@ -224,24 +225,14 @@ final class DemoCommand implements Callable<Integer> {
     private static void printSummary(PrintStream out, Demo.Outcome outcome, LocalPipeline pipeline, LocalStack stack, Startup startup,
                                      String sampleSource) {
         Report report = outcome.report();
-        RunFigures.Totals totals = report.figures().overall().totals();
-        RunFigures.Throughput throughput = report.figures().overall().throughput();
         out.println(headline(outcome));
-        out.printf(Locale.ROOT, "  events processed: %,d (malformed lines: %,d), %.1f MB uncompressed from %.1f MB compressed%n",
-                totals.events(), totals.malformed(), totals.bytes() / 1e6, totals.compressedBytes() / 1e6);
-        out.printf(Locale.ROOT, "  hashes processed: %,d%n", totals.hashes());
-        out.printf(Locale.ROOT, "  throughput: %s tasks/s, %s events/s, %s MB/s, %s hashes/s%n", throughput.tasksPerSecond(),
-                throughput.eventsPerSecond(), throughput.uncompressedMBPerSecond(), throughput.hashesPerSecond());
+        TextSummary.lines(report).forEach(out::println);
         for (Map.Entry<String, SqsEventSourceMapping.Stats> e : pipeline.mappingStats().entrySet()) {
             SqsEventSourceMapping.Stats s = e.getValue();
-            out.printf(Locale.ROOT, "  %s: %d invocations, %d messages delivered, %d deleted, %d returned to the queue%n",
+            out.printf(Locale.ROOT, "  %s: %,d invocations, %,d messages delivered, %,d deleted, %,d returned to the queue%n",
                     e.getKey(), s.invocations(), s.messagesDelivered(), s.messagesDeleted(), s.messagesReturned());
         }
         out.printf(Locale.ROOT, "  dead-letter queue: %s messages%n", visibleMessages(stack, "TasksDeadLetterQueue"));
-        CostReport cost = report.cost();
-        out.printf(Locale.ROOT, "  cost: %s %s per run, %s per million tasks (see report.md)%n",
-                ControlCharacters.escape(cost.currency()), cost.total().toPlainString(),
-                cost.perMillionTasks() == null ? "–" : cost.perMillionTasks().toPlainString());
         Demo.Phases phases = outcome.phases();
         out.printf(Locale.ROOT, "  time: %.1f s since the JVM started: JVM and CLI %.1f s, emulators %.1f s, runtime and mappings %.1f s,"
                         + " waiting for and uploading the samples %.1f s (%s), planning %.1f s, running %.1f s, aggregating %.1f s,"
@@ -258,9 +249,9 @@ final class DemoCommand implements Callable<Integer> {
         RunFigures figures = outcome.report().figures();
         // the producer's response, as the demo's invocation of it returned it: JSON read by field for two counts
         Map<?, ?> planned = outcome.plan().get("planned") instanceof Map<?, ?> p ? p : Map.of();
-        return ControlCharacters.escape(String.format(Locale.ROOT, "Run %s: %s, %s tasks (%s scan, %s hash) %s in %s s (demo wall time %.1f s)",
-                outcome.runId(), figures.status(), figures.overall().tasks(), planned.get("scan"), planned.get("hash"),
-                figures.overall().byStatus(), figures.window().seconds(), outcome.wallSeconds()));
+        return ControlCharacters.escape(String.format(Locale.ROOT, "Run %s: %s, %s tasks (%s scan, %s hash) %s in %s (demo wall time %.1f s)",
+                outcome.runId(), figures.status(), Display.count(figures.overall().tasks()), planned.get("scan"), planned.get("hash"),
+                figures.overall().byStatus(), Display.seconds(figures.window().seconds()), outcome.wallSeconds()));
     }
 
     private static String visibleMessages(LocalStack stack, String queueLogicalId) {

@@ -13,6 +13,8 @@ import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.delivery.ReportStore;
 import batchpipe.aggregator.logs.LogsInsightsReportLines;
 import batchpipe.aggregator.report.ComparisonReport;
+import batchpipe.aggregator.report.HistoryReport;
+import batchpipe.aggregator.report.RunHistory;
 import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.task.TaskIds;
@@ -20,6 +22,7 @@ import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.ReportSources;
 import batchpipe.local.report.StoredReports;
+import batchpipe.local.report.StoredRunReports;
 import batchpipe.local.run.DeployedStack;
 import batchpipe.local.template.StackTemplate;
 import picocli.CommandLine;
@@ -48,17 +51,21 @@ import java.util.function.Supplier;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Shows a run's stored report, rebuilds it (--recompute) or compares two runs.",
                 "`report RUN_ID` reads and never writes the table. It prints report.md (report.json with --json) from "
-                    + "out/<RUN_ID>/ when that folder holds report.json, with no stack needed; else it copies the four files the "
+                    + "out/<RUN_ID>/ when that folder holds report.json, with no stack needed; else it copies the report files the "
                     + "aggregator stored in S3 (where the run's summary item says) into --out and prints them. They come from "
                     + "the local stack the AWS_ENDPOINT_URL_* variables point at (`batchpipe local up` prints them), or from a "
                     + "deployed one (--stack NAME, or --table and/or --reports, with your AWS credentials and region). `report "
                     + "RUN_ID --recompute` rebuilds the report from the run's records in the table, says so on stderr and writes "
-                    + "the four files into --out (default out/<RUN_ID>/recomputed), nothing else: not the table, not the stored "
+                    + "the report files into --out (default out/<RUN_ID>/recomputed), nothing else: not the table, not the stored "
                     + "report. There --report-lines logs-insights (the default with --stack) looks up the workers' REPORT lines "
                     + "in their log groups for exact billed and init durations and Max Memory Used ($0.005 per GB scanned); "
                     + "without REPORT lines Lambda durations are measured from the task records. `report --compare A B` compares "
                     + "two runs, each given as a run id (out/<id>/report.json, else the table's summary), a folder or a "
-                    + "report.json, and writes compare.md and compare.html."},
+                    + "report.json, and writes compare.md and compare.html. `report --history` reads every stored report.json (out/*/, "
+                    + "or the stack's report prefix in S3 with --stack or --reports) and writes history.md and history.html: per run, "
+                    + "cost per million tasks, p50/p99 task duration, throughput, failures and cold-start share, each run flagged when "
+                    + "its cost per million tasks or p99 is worse than the median of the --baseline runs of its label before it by "
+                    + "more than --regression."},
         footer = {"", "Formulas: docs/COST.md."})
 final class ReportCommand implements Callable<Integer> {
     @CommandLine.Spec
@@ -70,8 +77,31 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--compare", arity = "2", paramLabel = "RUN", description = "Two runs to compare: run ids, folders or report.json files.")
     List<String> compare;
 
+    @Option(names = "--history", description = "The history of the stored runs, oldest first, with regressions flagged (history.md, history.html).")
+    boolean history;
+
+    @Option(names = "--label", paramLabel = "LABEL", description = "With --history, only the runs whose spec had this label (default: every"
+            + " label, each run judged against runs of its own label).")
+    String label;
+
+    @Option(names = "--last", paramLabel = "N", defaultValue = "20", description = "With --history, the newest N runs shown (default:"
+            + " ${DEFAULT-VALUE}); their baselines may be older runs.")
+    int last;
+
+    @Option(names = "--baseline", paramLabel = "N", defaultValue = "5", description = "With --history, how many runs of the same label before"
+            + " a run its figures are compared with, by their median (default: ${DEFAULT-VALUE}); a run with fewer before it is not judged.")
+    int baseline;
+
+    @Option(names = "--regression", paramLabel = "PERCENT", defaultValue = "20%", description = "With --history, how much worse than the"
+            + " baseline median a run's cost per million tasks or p99 task duration may be before it is flagged (default: ${DEFAULT-VALUE}).")
+    String regression;
+
+    @Option(names = "--from", paramLabel = "DIR", description = "With --history, the folder whose <runId>/report.json files are read"
+            + " (default: out, where the demo and `run --wait` leave them).")
+    Path from;
+
     @Option(names = "--out", description = "Folder for the files (default: out/<runId>, out/<runId>/recomputed with --recompute,"
-            + " or out/compare-<A>-vs-<B>); a stored report already in it is read from there.")
+            + " out/compare-<A>-vs-<B>, or out/history with --history); a stored report already in it is read from there.")
     Path out;
 
     @Option(names = "--json", description = "Print report.json instead of report.md.")
@@ -124,6 +154,12 @@ final class ReportCommand implements Callable<Integer> {
     private static final List<String> RECOMPUTE_OPTIONS = List.of("--report-lines", "--log-group", "--price-table", "--runs-per-month",
             "--arm64-speed-ratio");
 
+    /** The options that only shape a history: elsewhere they would be silently ignored. */
+    private static final List<String> HISTORY_OPTIONS = List.of("--label", "--last", "--baseline", "--regression", "--from");
+
+    /** The most runs a baseline may hold: more would compare a run with a different era of the code. */
+    static final int MAX_BASELINE = 100;
+
     private final Supplier<DynamoDbClient> dynamoDbClients;
     private final Supplier<S3Client> s3Clients;
 
@@ -139,6 +175,15 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!history) {
+            for (String option : HISTORY_OPTIONS) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), option + " shapes a history only: add --history");
+                }
+            }
+        } else {
+            return history(System.out);
+        }
         if ((compare == null) == (runId == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give either a RUN_ID or --compare <runA> <runB>");
         }
@@ -249,7 +294,9 @@ final class ReportCommand implements Callable<Integer> {
         }
         stderr.println(recomputedNotice(runId, runsTable, report));
         Path dir = out != null ? out : Path.of("out", runId, "recomputed");
-        ReportFiles.write(dir, report);
+        try (report) { // its tasks.csv spill is deleted once the files are written
+            ReportFiles.write(dir, report);
+        }
         print(stdout, dir);
         stderr.println("batchpipe report: recomputed files in " + dir + " (" + String.join(", ", ReportFiles.RUN_FILES) + ")");
         return 0;
@@ -326,6 +373,126 @@ final class ReportCommand implements Callable<Integer> {
             if (dynamoDb != null) dynamoDb.close();
             if (s3 != null) s3.close();
         }
+    }
+
+    /**
+     * The history of stored runs: every report.json in the folder of run folders (--from, default out/), or
+     * under the stack's report prefix in S3 (--reports, --stack; a `local up` stack's bucket when the folder
+     * has none), judged by {@link RunHistory}; history.md is printed, both pages written into --out.
+     */
+    private int history(PrintStream stdout) throws Exception {
+        if (runId != null || compare != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--history reads every stored run: give no RUN_ID and no --compare");
+        }
+        List<String> notForHistory = new java.util.ArrayList<>(List.of("--json", "--recompute", "--table"));
+        notForHistory.addAll(RECOMPUTE_OPTIONS);
+        for (String option : notForHistory) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), option + " is not used by --history (it reads the stored"
+                        + " report.json files; --reports s3://bucket/prefix/ or --stack NAME for a stack's)");
+            }
+        }
+        if (last < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--last must be at least 1 (the newest runs to show), was " + last);
+        if (baseline < 1 || baseline > MAX_BASELINE) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--baseline must be from 1 to " + MAX_BASELINE
+                    + " (the runs before each run whose median it is compared with), was " + baseline);
+        }
+        BigDecimal regressionPercent;
+        try {
+            regressionPercent = parseRegression(regression);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--regression " + e.getMessage());
+        }
+        if (out != null && ReportFiles.whyNotAFolder(out) != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " " + ReportFiles.whyNotAFolder(out));
+        }
+        if (reports != null) {
+            try {
+                ReportsAt.parse(reports);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--reports " + e.getMessage());
+            }
+        }
+        StoredRunReports found = storedRunReports();
+        PrintWriter stderr = spec.commandLine().getErr();
+        for (String skipped : found.skipped()) stderr.println("batchpipe report: skipped " + ControlCharacters.escape(skipped));
+        if (found.reports().isEmpty()) {
+            throw new IllegalArgumentException("no stored report found: no <runId>/report.json in " + found.where() + (found.skipped().isEmpty() ? ""
+                    : " (" + found.skipped().size() + " unreadable, skipped)") + "; a run leaves one there when it completes (`batchpipe demo`,"
+                    + " `batchpipe run --spec FILE --wait`), or name where they are with --from DIR, --reports s3://bucket/prefix/ or --stack NAME");
+        }
+        List<RunHistory.RunPoint> runs = found.reports().stream().map(RunHistory.RunPoint::of).toList();
+        if (label != null) {
+            List<RunHistory.RunPoint> ofLabel = runs.stream().filter(r -> label.equals(r.label())).toList();
+            if (ofLabel.isEmpty()) throw new IllegalArgumentException(unknownLabel(label, runs, found.where()));
+            runs = ofLabel;
+        }
+        RunHistory judged = RunHistory.judge(runs, baseline, regressionPercent, last, label, found.where());
+        Path dir = out != null ? out : Path.of("out", "history");
+        List<Path> files = ReportFiles.writeHistory(dir, judged);
+        stdout.print(ControlCharacters.escapeKeepingLines(HistoryReport.markdown(judged)));
+        files.forEach(f -> stdout.println("  " + f));
+        stdout.flush();
+        return 0;
+    }
+
+    /** Where --history reads: S3 with --reports or --stack, else the folder, else a `local up` stack's bucket when it points at one. */
+    private StoredRunReports storedRunReports() throws IOException {
+        ReportsAt at = null;
+        if (reports != null) {
+            at = ReportsAt.parse(reports);
+        } else if (deployedStack != null) {
+            DeployedStack stack = describe();
+            if (stack.reportsLocation() == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "stack " + stack.name() + " has no ReportsLocation output"
+                        + " (redeploy it to add one), so --history does not know where its reports are: pass --reports s3://bucket/prefix/");
+            }
+            at = ReportsAt.parse(stack.reportsLocation());
+        }
+        if (at == null) {
+            StoredRunReports local = StoredRunReports.inFolder(from != null ? from : Path.of("out"));
+            return !local.reports().isEmpty() || from != null || tableName() == null ? local : localStackFallback(local);
+        }
+        try (S3Client s3 = s3Clients.get()) {
+            return StoredRunReports.inBucket(s3, at.bucket(), ReportStore.normalisePrefix(at.prefix()));
+        }
+    }
+
+    /** The folder's reports, else (when it has none and a `local up` stack is pointed at) the local stack's bucket, saying it looked in both. */
+    private StoredRunReports localStackFallback(StoredRunReports folder) {
+        ReportsAt at = new ReportsAt(StackTemplate.physicalName(stackName, "DataBucket", "AWS::S3::Bucket"), AggregatorConfig.DEFAULT_REPORT_PREFIX);
+        try (S3Client s3 = s3Clients.get()) {
+            StoredRunReports bucket = StoredRunReports.inBucket(s3, at.bucket(), ReportStore.normalisePrefix(at.prefix()));
+            if (!bucket.reports().isEmpty()) return bucket;
+            List<String> skipped = new java.util.ArrayList<>(folder.skipped());
+            skipped.addAll(bucket.skipped());
+            return new StoredRunReports(List.of(), skipped, folder.where() + " and " + bucket.where());
+        }
+    }
+
+    /** A percentage of at least 0, as "20%" or "20". */
+    static BigDecimal parseRegression(String text) {
+        String number = text.strip();
+        if (number.endsWith("%")) number = number.substring(0, number.length() - 1).strip();
+        BigDecimal percent;
+        try {
+            percent = new BigDecimal(number);
+        } catch (NumberFormatException e) {
+            percent = null;
+        }
+        if (percent == null || percent.signum() < 0 || percent.compareTo(BigDecimal.valueOf(10_000)) > 0) {
+            throw new IllegalArgumentException("'" + ControlCharacters.escape(text) + "' is not a percentage from 0% to 10000%"
+                    + " (how much worse than the baseline median a figure may be, such as 20%)");
+        }
+        return percent;
+    }
+
+    /** The error for a label no run has: the labels there are, with their run counts. */
+    static String unknownLabel(String label, List<RunHistory.RunPoint> runs, String where) {
+        java.util.Map<String, Long> byLabel = new java.util.TreeMap<>();
+        for (RunHistory.RunPoint run : runs) byLabel.merge(run.label() == null ? "(no label)" : "'" + run.label() + "'", 1L, Long::sum);
+        List<String> labels = byLabel.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + (e.getValue() == 1 ? " run)" : " runs)")).toList();
+        return ControlCharacters.escape("no run with --label '" + label + "' in " + where + "; the labels there are " + String.join(", ", labels));
     }
 
     /**

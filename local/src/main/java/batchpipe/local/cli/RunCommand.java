@@ -15,6 +15,7 @@ import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.StackTemplate;
+import batchpipe.common.run.RunHost;
 import batchpipe.producer.RunPlanner;
 import batchpipe.producer.spec.InvalidRunSpecException;
 import batchpipe.producer.spec.RunSpec;
@@ -105,7 +106,8 @@ final class RunCommand implements Callable<Integer> {
                 }
                 err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName() + ")");
                 // the stack's outputs name no completions queue: a run its workers finish before planning ends is not announced
-                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), null, List.of(), limits, wait);
+                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), null, List.of(), limits, wait,
+                        false);
             }
         }
         StackTemplate template = stackOptions.loadTemplate();
@@ -116,7 +118,7 @@ final class RunCommand implements Callable<Integer> {
             try (LocalStack stack = LocalStack.attach(template, stackOptions.stackName, System.getenv())) {
                 err.println("batchpipe run: the local stack at " + System.getenv("AWS_ENDPOINT_URL_SQS") + " (from AWS_ENDPOINT_URL_*)");
                 return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
-                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, wait);
+                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, wait, true);
             }
         }
         err.println("batchpipe run: no AWS_ENDPOINT_URL_* set and no --stack: starting a local stack for this run (with sample objects under "
@@ -128,7 +130,7 @@ final class RunCommand implements Callable<Integer> {
             try (StdoutRedirect quiet = StdoutRedirect.discarded();
                  LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
                 return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
-                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, true);
+                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, true, true);
             }
         }
     }
@@ -144,10 +146,12 @@ final class RunCommand implements Callable<Integer> {
 
     private int plan(RunSpec runSpec, Map<String, Object> specJson, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
                      String table, String queueUrl, String completionsQueueUrl, List<String> deadLetterQueueUrls, TaskLimits limits,
-                     boolean waitForReport)
+                     boolean waitForReport, boolean localFunctions)
             throws InterruptedException, IOException {
         PrintStream out = stdout;
         RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, completionsQueueUrl, limits, 8);
+        // On a local stack the run's functions run on this machine: its record says which, so its reports can.
+        if (localFunctions) planner = planner.recordingHost(RunHost::capture);
         RunPlanner.PlanResult result = planner.plan(runSpec, specJson, sent -> { });
         if (!waitForReport) {
             out.println(Json.write(result.toJson()));

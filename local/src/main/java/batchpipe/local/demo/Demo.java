@@ -38,7 +38,7 @@ import java.util.function.BiConsumer;
  * The main job on the local stack: seed sample logs, invoke the producer as the schedule would, let
  * the event source mappings drive workers until the run completes, wait for the aggregator (triggered
  * by the worker that finished the run), report it again with the runtime's REPORT lines, and write
- * the four report files (report.json, report.md, tasks.csv, report.html) into the local bucket, where
+ * the report files (report.json, report.md, tasks.csv, countby.csv, report.html) into the local bucket, where
  * the aggregator put them, and into out/&lt;runId&gt;/.
  */
 public final class Demo {
@@ -50,7 +50,7 @@ public final class Demo {
      * @param hashCost       bcrypt cost
      * @param runId          the run's id, or null for a new one
      * @param outDir         where the report files go; null for out/&lt;runId&gt;
-     * @param writeReports   whether to write report.json, report.md, tasks.csv and report.html
+     * @param writeReports   whether to write report.json, report.md, tasks.csv, countby.csv and report.html
      */
     public record Settings(int objects, int linesPerObject, int hashBatches, int hashBatchSize, int hashCost, long seed,
                            String runId, Path outDir, boolean writeReports, Duration timeout) {
@@ -155,8 +155,8 @@ public final class Demo {
         RunReport report = reports.reportAgain(runId, new ReportInputs(reportLines, RuntimeReportLines.source(reportLines.size()),
                 CostAssumptions.defaults()));
         Path outDir = settings.outDir() != null ? settings.outDir() : Path.of("out", runId);
-        if (settings.writeReports()) {
-            ReportFiles.write(outDir, report);
+        try (report) { // its tasks.csv spill is deleted once the files are written
+            if (settings.writeReports()) ReportFiles.write(outDir, report);
         }
         long end = System.nanoTime();
         Phases phases = new Phases(seconds(start, seededAt), seconds(seededAt, plannedAt), seconds(plannedAt, completedAt),

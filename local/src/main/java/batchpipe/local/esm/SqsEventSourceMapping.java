@@ -231,6 +231,21 @@ public final class SqsEventSourceMapping implements AutoCloseable {
         }
     }
 
+    /**
+     * After {@link #close()}: waits until every poller has ended (a poller parked in a receive ends
+     * within the poll wait). From then on this mapping receives nothing, so a message sent afterwards
+     * cannot be taken and left invisible by it: the sweep starts its next configuration's mapping on
+     * the same queue only after this.
+     */
+    public void awaitStopped(java.time.Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        for (Thread poller : pollers) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) return;
+            poller.join(Math.max(1, left / 1_000_000));
+        }
+    }
+
     private static void sleepQuietly(long ms) {
         try {
             Thread.sleep(ms);

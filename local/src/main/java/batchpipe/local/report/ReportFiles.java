@@ -5,7 +5,10 @@ import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.report.ComparisonReport;
+import batchpipe.aggregator.report.HistoryReport;
+import batchpipe.aggregator.report.RunHistory;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,24 +35,39 @@ public final class ReportFiles {
     }
 
     /**
-     * report.json (every figure and its inputs), report.md, tasks.csv and report.html, rendered as the
-     * aggregator renders them for S3; returns their paths.
+     * report.json (every figure and its inputs), report.md, tasks.csv, countby.csv and report.html, rendered
+     * as the aggregator renders them for S3; returns their paths.
      */
     public static List<Path> write(Path dir, RunReport report) throws IOException {
         createFolder(dir);
         List<Path> written = new ArrayList<>();
-        for (Map.Entry<String, String> file : ReportDocuments.render(report).entrySet()) {
-            written.add(write(dir.resolve(file.getKey()), file.getValue()));
+        Map<String, String> figures = ReportDocuments.renderFigures(report);
+        for (String name : ReportDocuments.FILE_NAMES) {
+            // tasks.csv and countby.csv have rows per task: streamed from their spills, never held whole
+            Path file = dir.resolve(name);
+            written.add(name.equals(ReportDocuments.TASKS_CSV) ? write(file, report.tasksCsv()::writeTo)
+                    : name.equals(ReportDocuments.COUNT_BY_CSV) ? write(file, report.tasksCsv()::writeCountByTo)
+                    : write(file, figures.get(name)));
         }
         return written;
     }
 
-    /** The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. */
+    /**
+     * The run's files as the aggregator put them in S3, copied into {@code dir}; returns their paths. A file
+     * reports only have since a later version (countby.csv) is skipped when the stored report has none.
+     */
     public static List<Path> copy(S3Client s3, ReportLocation location, Path dir) throws IOException {
         createFolder(dir);
         List<Path> written = new ArrayList<>();
         for (String name : RUN_FILES) {
-            String content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            String content;
+            try {
+                content = s3.getObjectAsBytes(b -> b.bucket(location.bucket()).key(location.key(name))).asUtf8String();
+            } catch (NoSuchKeyException e) {
+                // a report stored before this file was written has none, and is still a whole report
+                if (ReportDocuments.ADDED_LATER.contains(name)) continue;
+                throw e;
+            }
             written.add(write(dir.resolve(name), content));
         }
         return written;
@@ -60,6 +78,13 @@ public final class ReportFiles {
         createFolder(dir);
         return List.of(write(dir.resolve("compare.md"), ComparisonReport.markdown(a, b)),
                 write(dir.resolve("compare.html"), ComparisonReport.html(a, b)));
+    }
+
+    /** history.md and history.html. */
+    public static List<Path> writeHistory(Path dir, RunHistory history) throws IOException {
+        createFolder(dir);
+        return List.of(write(dir.resolve("history.md"), HistoryReport.markdown(history)),
+                write(dir.resolve("history.html"), HistoryReport.html(history)));
     }
 
     /**
@@ -86,11 +111,22 @@ public final class ReportFiles {
      * a reader of the folder also never sees half a file.
      */
     private static Path write(Path file, String content) throws IOException {
+        return write(file, out -> out.write(content.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** What writes a file's bytes. */
+    private interface Content {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
+    private static Path write(Path file, Content content) throws IOException {
         Path partial = file.resolveSibling("." + file.getFileName() + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong())
                 + ".partial");
         try {
-            Files.write(partial, content.getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                    LinkOption.NOFOLLOW_LINKS);
+            try (java.io.OutputStream out = Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS)) {
+                content.writeTo(out);
+            }
             Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(partial);

@@ -31,6 +31,17 @@ public record DeployedStack(String name, String tasksQueueUrl, String tableName,
     }
 
     public static DeployedStack describe(CloudFormationClient cloudFormation, String stackName) {
+        Map<String, String> outputs = outputs(cloudFormation, stackName);
+        List<String> logGroups = new java.util.ArrayList<>();
+        for (String key : List.of("WorkerLogGroupName", "WorkerTwinLogGroupName")) {
+            if (outputs.get(key) != null && !outputs.get(key).isBlank()) logGroups.add(outputs.get(key));
+        }
+        return new DeployedStack(stackName, required(outputs, stackName, "TasksQueueUrl"), required(outputs, stackName, "RunsTableName"),
+                outputs.get("DataBucketName"), logGroups, outputs.get("ReportsLocation"));
+    }
+
+    /** The stack's outputs by key (the sweep reads the worker's and its twin's function names there). */
+    public static Map<String, String> outputs(CloudFormationClient cloudFormation, String stackName) {
         List<Stack> stacks;
         try {
             stacks = cloudFormation.describeStacks(b -> b.stackName(stackName)).stacks();
@@ -44,15 +55,10 @@ public record DeployedStack(String name, String tasksQueueUrl, String tableName,
         for (Output output : stacks.get(0).outputs()) {
             outputs.put(output.outputKey(), output.outputValue());
         }
-        List<String> logGroups = new java.util.ArrayList<>();
-        for (String key : List.of("WorkerLogGroupName", "WorkerTwinLogGroupName")) {
-            if (outputs.get(key) != null && !outputs.get(key).isBlank()) logGroups.add(outputs.get(key));
-        }
-        return new DeployedStack(stackName, required(outputs, stackName, "TasksQueueUrl"), required(outputs, stackName, "RunsTableName"),
-                outputs.get("DataBucketName"), logGroups, outputs.get("ReportsLocation"));
+        return outputs;
     }
 
-    private static String required(Map<String, String> outputs, String stackName, String key) {
+    public static String required(Map<String, String> outputs, String stackName, String key) {
         String value = outputs.get(key);
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException("stack '" + stackName + "' has no output " + key + "; is it a Batchpipe stack? (outputs: "

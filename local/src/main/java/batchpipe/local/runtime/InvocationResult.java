@@ -6,6 +6,8 @@ import java.util.Locale;
  *
  * @param response     the response JSON, or Lambda's error document when {@code error} is set
  * @param error        the error type ("Runtime.Timeout" for a timeout), or null on success
+ * @param billedMs     Billed Duration: ceil(duration + init) on a cold start, as Lambda bills the INIT phase since
+ *                     1 August 2025, else ceil(duration)
  * @param initMs       the instance's init (handler construction) time on a cold start, else null
  * @param maxMemoryMb  the peak resident memory of this whole process (emulators included)
  */

@@ -41,7 +41,18 @@ public final class LambdaProcess implements AutoCloseable {
      */
     public static LambdaProcess start(Path functionDir, Path runtimeDir, String functionName, String handler, int memoryMb,
                                       Map<String, String> environment, String runtimeApi, boolean snapStart, Path log) throws IOException {
-        List<String> command = command(runtimeDir, handler, memoryMb, environment);
+        return start(functionDir, runtimeDir, functionName, handler, memoryMb, environment, runtimeApi, snapStart, log, List.of());
+    }
+
+    /**
+     * {@link #start} through a launcher: a command prefix that prepares the process and then execs the
+     * java command (the sweep's places it in a CPU-capped cgroup before the JVM starts).
+     */
+    public static LambdaProcess start(Path functionDir, Path runtimeDir, String functionName, String handler, int memoryMb,
+                                      Map<String, String> environment, String runtimeApi, boolean snapStart, Path log,
+                                      List<String> launcher) throws IOException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(command(runtimeDir, handler, memoryMb, environment));
 
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", "/usr/local/bin:/usr/bin:/bin");
@@ -111,6 +122,11 @@ public final class LambdaProcess implements AutoCloseable {
     /** {@link System#nanoTime()} just before the JVM was spawned. */
     public long startedNanos() {
         return startedNanos;
+    }
+
+    /** The operating system's id of the process (of the JVM, once a launcher has exec'd it). */
+    public long pid() {
+        return process.pid();
     }
 
     /** CPU time (user + system, every thread) the process has used so far; empty where the OS does not say. */

@@ -46,6 +46,8 @@ import java.util.function.Function;
 public final class LocalLambdaRuntime implements AutoCloseable {
     /** The worker's pool size override (see PoolSize), which this runtime sets to the machine's cores. */
     static final String LOCAL_POOL_VARIABLE = "WORKER_COUNT";
+    /** Tells the producer to record this machine in each run it plans (see ProducerConfig): durations here are not Lambda's. */
+    static final String RECORD_HOST_VARIABLE = "BATCHPIPE_RECORD_HOST";
 
     private final Function<String, FunctionDefinition> resolveFunction;
     private final ClassLoader loader;
@@ -182,7 +184,7 @@ public final class LocalLambdaRuntime implements AutoCloseable {
         }
         double durationMs = elapsedMs(invokeStart);
         release(instance);
-        return record(new InvocationResult(logicalId, requestId, response, error, durationMs, billed(durationMs),
+        return record(new InvocationResult(logicalId, requestId, response, error, durationMs, billed(durationMs, initMs),
                 function.memoryMb(), peakRssMb(), initMs));
     }
 
@@ -231,6 +233,7 @@ public final class LocalLambdaRuntime implements AutoCloseable {
         if (!env.containsKey(LOCAL_POOL_VARIABLE) && System.getenv(LOCAL_POOL_VARIABLE) == null) {
             env.put(LOCAL_POOL_VARIABLE, Integer.toString(Runtime.getRuntime().availableProcessors()));
         }
+        env.put(RECORD_HOST_VARIABLE, "true");
         env.put("AWS_LAMBDA_FUNCTION_NAME", function.functionName());
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", Integer.toString(function.memoryMb()));
         env.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
@@ -253,6 +256,14 @@ public final class LocalLambdaRuntime implements AutoCloseable {
     /** Lambda bills per millisecond, rounded up. */
     static long billed(double durationMs) {
         return (long) Math.ceil(durationMs);
+    }
+
+    /**
+     * Billed Duration as Lambda writes it since 1 August 2025: the INIT phase of a cold start is billed with the
+     * invocation, {@code ceil(Duration + Init Duration)}, so a local REPORT line reads like one from AWS.
+     */
+    static long billed(double durationMs, Double initMs) {
+        return billed(durationMs + (initMs == null ? 0 : initMs));
     }
 
     private static double elapsedMs(long startNanos) {

@@ -27,9 +27,18 @@ public final class LocalPipeline implements AutoCloseable {
 
     /** Starts the runtime and, when {@code withMappings}, every SQS event source mapping. */
     public static LocalPipeline start(LocalStack stack, PrintStream functionLog, boolean withMappings) {
+        return start(stack, functionLog, withMappings, java.util.Set.of());
+    }
+
+    /**
+     * {@link #start(LocalStack, PrintStream, boolean)} with no mapping for the functions {@code runElsewhere}
+     * (the sweep drives the worker's queue itself, into worker processes it runs under a CPU cap).
+     */
+    public static LocalPipeline start(LocalStack stack, PrintStream functionLog, boolean withMappings, java.util.Set<String> runElsewhere) {
         LocalPipeline pipeline = new LocalPipeline(stack, new LocalLambdaRuntime(stack, functionLog));
         if (withMappings) {
             for (String id : stack.template().createdFunctionIds()) {
+                if (runElsewhere.contains(id)) continue;
                 FunctionDefinition function = pipeline.runtime.definition(id);
                 for (FunctionDefinition.SqsEventSource event : function.sqsEvents()) {
                     String url = stack.ref(event.queueLogicalId());

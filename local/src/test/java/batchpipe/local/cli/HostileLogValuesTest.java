@@ -66,6 +66,7 @@ class HostileLogValuesTest {
     private static RunReport report;
     private static String reportMd;
     private static List<Map<String, String>> csvRows;
+    private static List<Map<String, String>> countByRows;
     private static String reportHtml;
 
     @BeforeAll
@@ -74,6 +75,7 @@ class HostileLogValuesTest {
         ReportFiles.write(out, report);
         reportMd = Files.readString(out.resolve("report.md"));
         csvRows = CsvRows.parse(Files.readString(out.resolve("tasks.csv")));
+        countByRows = CsvRows.parse(Files.readString(out.resolve("countby.csv")));
         reportHtml = Files.readString(out.resolve("report.html"));
     }
 
@@ -164,6 +166,17 @@ class HostileLogValuesTest {
         }
         assertThat(csvRows.get(1).get("durationMs")).isEqualTo("-5");
         assertThat(csvRows.get(2).get("durationMs")).isEqualTo("500");
+    }
+
+    @Test
+    void countbyCsv_keepsEachHostileValueInOneFieldOfItsOwnRow() {
+        assertThat(countByRows).hasSize(HOSTILE.size());
+        for (int i = 0; i < HOSTILE.size(); i++) {
+            Map<String, String> row = countByRows.get(i);
+            assertThat(row).containsEntry("taskId", taskId(i)).containsEntry("path", "message")
+                    .containsEntry("events", Long.toString(i + 1L));
+            assertThat(row.get("value")).as("value of %s", taskId(i)).isEqualTo(asSpreadsheetText(HOSTILE.get(i)));
+        }
     }
 
     // ---------------------------------------------------------------- report.html

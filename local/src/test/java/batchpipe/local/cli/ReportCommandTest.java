@@ -217,7 +217,7 @@ class ReportCommandTest {
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).startsWith("# Batchpipe runs compared\n\nA: r1  \nB: r2\n")
-                .contains("| latency (ms) | taskDurationMs p50 | 1500 | 1500 | 0 | 1 |\n");
+                .contains("| latency | taskDurationMs p50 | 1.5 s | 1.5 s | 0 ms | 1 |\n");
         assertThat(out.resolve("compare.md")).exists();
         assertThat(out.resolve("compare.html")).exists();
     }

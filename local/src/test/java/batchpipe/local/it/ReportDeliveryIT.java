@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The aggregator's deliveries against moto_server (S3, EventBridge and SQS emulated in one Python
  * process, which this test starts and stops), with the run's records in the local stack's dynalite:
- * after a completed run is reported, its four files are in the bucket under reports/&lt;runId&gt;/, the
+ * after a completed run is reported, its five files are in the bucket under reports/&lt;runId&gt;/, the
  * summary item is small and names them, and a rule on the default bus that matches the Run Completed
  * event delivers it to an SQS queue, from which the test receives it. The handler is built as Lambda
  * builds it, and reaches moto only through the standard SDK endpoint settings.
@@ -142,7 +142,8 @@ class ReportDeliveryIT {
     void theFourReportFilesAreInTheBucketUnderTheRunsFolder() {
         assertThat((List<Object>) response.get("batchItemFailures")).as("the completion message was handled").isEmpty();
         List<String> keys = s3.listObjectsV2(b -> b.bucket(BUCKET).prefix(FOLDER)).contents().stream().map(S3Object::key).toList();
-        assertThat(keys).containsExactlyInAnyOrder(FOLDER + "report.json", FOLDER + "report.md", FOLDER + "report.html", FOLDER + "tasks.csv");
+        assertThat(keys).containsExactlyInAnyOrder(FOLDER + "report.json", FOLDER + "report.md", FOLDER + "report.html", FOLDER + "tasks.csv",
+                FOLDER + "countby.csv");
         Map<String, Object> report = Json.parseObject(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(FOLDER + "report.json")).asUtf8String());
         assertThat(report).containsEntry("runId", RUN_ID).containsEntry("status", "complete");
         assertThat((Map<String, Object>) ((Map<String, Object>) report.get("countBy")).get("user")).hasSize(3 * VALUES_PER_TASK);
@@ -160,7 +161,7 @@ class ReportDeliveryIT {
                 .containsEntry("reportBucket", AttributeValue.fromS(BUCKET)).containsEntry("reportPrefix", AttributeValue.fromS(FOLDER))
                 .containsEntry("completionEvent", AttributeValue.fromS("EventBridge default bus"));
         assertThat(item.get("reportKeys").l()).extracting(AttributeValue::s)
-                .containsExactly(FOLDER + "report.json", FOLDER + "report.md", FOLDER + "tasks.csv", FOLDER + "report.html");
+                .containsExactly(FOLDER + "report.json", FOLDER + "report.md", FOLDER + "tasks.csv", FOLDER + "countby.csv", FOLDER + "report.html");
     }
 
     @Test
@@ -177,7 +178,7 @@ class ReportDeliveryIT {
                 .containsKeys("tasksPerSecond", "taskDurationP99Ms", "costPerRun");
         Map<String, Object> report = (Map<String, Object>) detail.get("report");
         assertThat(report).containsEntry("bucket", BUCKET).containsEntry("prefix", FOLDER).containsEntry("uri", "s3://" + BUCKET + "/" + FOLDER);
-        assertThat((List<Object>) report.get("keys")).hasSize(4).contains(FOLDER + "report.json");
+        assertThat((List<Object>) report.get("keys")).hasSize(5).contains(FOLDER + "report.json");
     }
 
     /** A finished run of three scan tasks as the producer and the workers record it, each task with a wide countBy. */

@@ -31,6 +31,11 @@ final class HeadlessChromium {
         this.executable = executable;
     }
 
+    /** The browser this renders with, for another tool to use the same one. */
+    Path executable() {
+        return executable;
+    }
+
     static Optional<HeadlessChromium> find() {
         String configured = System.getenv("CHROMIUM");
         if (configured != null && Files.isExecutable(Path.of(configured))) return Optional.of(new HeadlessChromium(Path.of(configured)));

@@ -10,7 +10,13 @@ import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.delivery.ReportLocation;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -21,6 +27,11 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.CALLS_REAL_METHODS;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.withSettings;
 
 class ReportFilesTest {
     @TempDir
@@ -85,4 +96,32 @@ class ReportFilesTest {
         assertThat(ReportFiles.whyNotAFolder(tmp.resolve("new"))).isNull();
         assertThat(ReportFiles.whyNotAFolder(dangling)).isEqualTo("is not a folder; give a folder");
     }
+
+    @Test
+    void copy_ofAReportStoredBeforeCountbyCsvCopiesTheOthersAndGoesOn() throws IOException {
+        S3Client s3 = mock(S3Client.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+        doAnswer(call -> {
+            GetObjectRequest request = call.getArgument(0);
+            if (request.key().endsWith("countby.csv")) throw NoSuchKeyException.builder().message("no such key").build();
+            return ResponseBytes.fromByteArray(GetObjectResponse.builder().build(), ("content of " + request.key()).getBytes());
+        }).when(s3).getObjectAsBytes(any(GetObjectRequest.class));
+        ReportLocation location = StoredReports.runFolder("bucket", "reports/", "r1");
+
+        List<Path> copied = ReportFiles.copy(s3, location, tmp.resolve("copy"));
+
+        assertThat(copied).extracting(p -> p.getFileName().toString()).containsExactly("report.json", "report.md", "tasks.csv", "report.html");
+        assertThat(Files.readString(tmp.resolve("copy/tasks.csv"))).isEqualTo("content of reports/r1/tasks.csv");
+    }
+
+    @Test
+    void copy_stillFailsWhenAFileEveryReportHasIsMissing() {
+        S3Client s3 = mock(S3Client.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
+        doAnswer(call -> {
+            throw NoSuchKeyException.builder().message("no such key").build();
+        }).when(s3).getObjectAsBytes(any(GetObjectRequest.class));
+
+        assertThatThrownBy(() -> ReportFiles.copy(s3, StoredReports.runFolder("bucket", "reports/", "r1"), tmp.resolve("copy")))
+                .isInstanceOf(NoSuchKeyException.class);
+    }
+
 }

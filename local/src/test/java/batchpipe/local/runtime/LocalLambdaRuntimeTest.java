@@ -69,6 +69,9 @@ class LocalLambdaRuntimeTest {
 
         assertThat(first.initMs()).isNotNull();
         assertThat(first.reportLine()).contains("Init Duration:");
+        // the cold invocation's Billed Duration holds its INIT, the warm one's is its Duration alone
+        assertThat(first.billedMs()).isEqualTo((long) Math.ceil(first.durationMs() + first.initMs()));
+        assertThat(second.billedMs()).isEqualTo((long) Math.ceil(second.durationMs()));
         assertThat(second.initMs()).isNull();
         assertThat(second.reportLine()).doesNotContain("Init Duration");
         assertThat(Json.parseObject(second.response()).get("instance")).isEqualTo(Json.parseObject(first.response()).get("instance"));
@@ -125,5 +128,12 @@ class LocalLambdaRuntimeTest {
         assertThat(LocalLambdaRuntime.billed(0.2)).isEqualTo(1);
         assertThat(LocalLambdaRuntime.billed(12.0)).isEqualTo(12);
         assertThat(LocalLambdaRuntime.billed(12.01)).isEqualTo(13);
+    }
+
+    @Test
+    void billedDuration_ofAColdStartHoldsItsInitAsLambdaBillsItSinceAugust2025() {
+        // Duration 395.99 ms + Init Duration 265.72 ms = 661.71, billed 662 (a REPORT line AWS printed in October 2025)
+        assertThat(LocalLambdaRuntime.billed(395.99, 265.72)).isEqualTo(662);
+        assertThat(LocalLambdaRuntime.billed(395.99, null)).isEqualTo(396);
     }
 }

@@ -7,11 +7,18 @@ import java.util.List;
 /**
  * What a run should do: the event of the producer (schedule input, console, CLI).
  *
- * @param runId null when the producer should make a new time-sortable id
+ * @param runId   null when the producer should make a new time-sortable id
+ * @param sweepId the sweep this run is one configuration of, stored on the run record; null for a run of its own
  */
-public record RunSpec(String runId, String label, List<ScanSource> scan, HashSpec hash, Integer toleratedFailurePercent) {
+public record RunSpec(String runId, String label, List<ScanSource> scan, HashSpec hash, Integer toleratedFailurePercent,
+                      String sweepId) {
     public RunSpec {
         scan = scan == null ? List.of() : List.copyOf(scan);
+    }
+
+    /** A spec of no sweep. */
+    public RunSpec(String runId, String label, List<ScanSource> scan, HashSpec hash, Integer toleratedFailurePercent) {
+        this(runId, label, scan, hash, toleratedFailurePercent, null);
     }
 
     /** A spec without a failure tolerance: the report states failures without judging them. */

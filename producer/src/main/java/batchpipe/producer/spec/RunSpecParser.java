@@ -46,10 +46,15 @@ public final class RunSpecParser {
 
     public RunSpec parse(Map<String, Object> root) {
         FieldReader spec = FieldReader.root(root);
-        spec.rejectUnknown(Set.of("runId", "label", "scan", "hash", "toleratedFailurePercent"));
+        spec.rejectUnknown(Set.of("runId", "label", "scan", "hash", "toleratedFailurePercent", "sweepId"));
         String runId = spec.optionalString("runId", TaskLimits.MAX_ID_LENGTH);
         if (runId != null && !TaskIds.isValidRunId(runId)) {
             spec.problem("'runId' must be " + TaskIds.RUN_ID_RULE + " (got '" + shown(runId) + "')");
+        }
+        // Set by ./batchpipe sweep on each configuration's run; it names the sweep's folder, so it follows the run id's rule.
+        String sweepId = spec.optionalString("sweepId", TaskLimits.MAX_ID_LENGTH);
+        if (sweepId != null && !TaskIds.isValidRunId(sweepId)) {
+            spec.problem("'sweepId' must be " + TaskIds.RUN_ID_RULE + " (got '" + shown(sweepId) + "')");
         }
         String label = spec.optionalString("label", MAX_LABEL_LENGTH);
         if (label != null && label.codePoints().anyMatch(RunSpecParser::unprintable)) {
@@ -66,7 +71,7 @@ public final class RunSpecParser {
         if (!spec.problems().isEmpty()) {
             throw new InvalidRunSpecException(spec.problems());
         }
-        return new RunSpec(runId, label, scan, hash, tolerated == null ? null : tolerated.intValue());
+        return new RunSpec(runId, label, scan, hash, tolerated == null ? null : tolerated.intValue(), sweepId);
     }
 
     /**

@@ -49,9 +49,18 @@ class RunSpecParserTest {
     }
 
     @Test
+    void parse_readsTheSweepIdASweepSetsOnEachConfigurationsRun() {
+        RunSpec spec = parser.parse("{\"sweepId\": \"sweep-20261201T173513Z-bd3aae\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}");
+
+        assertThat(spec.sweepId()).isEqualTo("sweep-20261201T173513Z-bd3aae");
+        assertThat(problemsOf("{\"sweepId\": \"../x\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
+                .singleElement().asString().startsWith("'sweepId' must be 1 to 128 letters");
+    }
+
+    @Test
     void parse_rejectsAnUnknownField() {
         assertThat(problemsOf("{\"lable\": \"x\", \"hash\": {\"batches\": 1, \"batchSize\": 1, \"cost\": 4}}"))
-                .containsExactly("unknown field 'lable' (allowed: hash, label, runId, scan, toleratedFailurePercent)");
+                .containsExactly("unknown field 'lable' (allowed: hash, label, runId, scan, sweepId, toleratedFailurePercent)");
     }
 
     @Test
@@ -144,7 +153,7 @@ class RunSpecParserTest {
 
         assertThat(e).isNotNull();
         assertThat(e.problems()).containsExactly(
-                "unknown field 'labl' (allowed: hash, label, runId, scan, toleratedFailurePercent)",
+                "unknown field 'labl' (allowed: hash, label, runId, scan, sweepId, toleratedFailurePercent)",
                 "'scan[0].bucket' is not a valid S3 bucket name: 'Bad_Name'",
                 "'scan[0].maxObjects' is 0, outside the allowed range 1 to 10000000",
                 "'scan[1].bucket' is required",
@@ -152,7 +161,7 @@ class RunSpecParserTest {
                 "'hash.batchSize' is 1001, outside the allowed range 1 to 1000",
                 "'hash.cost' is 99, outside the allowed range 4 to 14 (MAX_HASH_COST)");
         assertThat(e).hasMessage("invalid run spec (7 problems; nothing was written or sent):\n"
-                + "  - unknown field 'labl' (allowed: hash, label, runId, scan, toleratedFailurePercent)\n"
+                + "  - unknown field 'labl' (allowed: hash, label, runId, scan, sweepId, toleratedFailurePercent)\n"
                 + "  - 'scan[0].bucket' is not a valid S3 bucket name: 'Bad_Name'\n"
                 + "  - 'scan[0].maxObjects' is 0, outside the allowed range 1 to 10000000\n"
                 + "  - 'scan[1].bucket' is required\n"

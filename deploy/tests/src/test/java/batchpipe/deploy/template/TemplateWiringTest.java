@@ -43,7 +43,9 @@ class TemplateWiringTest {
             "WORKER_COUNT", "worker: threads follow the function's memory (its vCPU share) unless overridden",
             "SAFETY_MARGIN_MS", "worker: 10 s kept free at the end of an invocation unless tuned",
             "RUN_EVENTS_FILE", "aggregator: unset on AWS, where Run Completed goes to EventBridge; only the local stack, which has no"
-                    + " EventBridge, sets it to a JSON-lines file");
+                    + " EventBridge, sets it to a JSON-lines file",
+            "BATCHPIPE_RECORD_HOST", "producer: unset on AWS, where the machine a run's functions ran on is Lambda's; only the local"
+                    + " runtime sets it, so a local run's record and reports name this machine");
     /** Set on a function for a library it ships rather than for its own code. */
     private static final Map<String, String> READ_BY_LIBRARIES = Map.of(
             "AWS_EMF_ENVIRONMENT", "aws-embedded-metrics (under Powertools metrics): Lambda, so the first flush does not probe EC2 and ECS endpoints",
@@ -349,12 +351,21 @@ class TemplateWiringTest {
                 case "dynamoDb" -> needs.add(new Need("dynamodb:" + pascal, List.of(table), call));
                 case "sqs" -> needs.add(new Need(operation.startsWith("sendMessage") ? "sqs:SendMessage" : "sqs:" + pascal, queues, call));
                 // The aggregator writes report files: to whichever bucket REPORT_BUCKET names.
-                case "s3" -> needs.add(operation.equals("putObject") ? new Need("s3:PutObject", bucketsOf(f.environment().get("REPORT_BUCKET"),
-                        call), call) : new Need(switch (operation) {
-                    case "listObjectsV2", "listObjectsV2Paginator", "listObjects" -> "s3:ListBucket";
-                    case "getObject", "getObjectAsBytes", "headObject" -> "s3:GetObject";
-                    default -> "s3:" + pascal;
-                }, buckets, call));
+                // A multipart upload's create, parts and completion are authorised as s3:PutObject; its abort has an action of its own.
+                case "s3" -> {
+                    String reportFileAction = switch (operation) {
+                        case "putObject", "createMultipartUpload", "uploadPart", "completeMultipartUpload" -> "s3:PutObject";
+                        case "abortMultipartUpload" -> "s3:AbortMultipartUpload";
+                        default -> null;
+                    };
+                    needs.add(reportFileAction != null
+                            ? new Need(reportFileAction, bucketsOf(f.environment().get("REPORT_BUCKET"), call), call)
+                            : new Need(switch (operation) {
+                                case "listObjectsV2", "listObjectsV2Paginator", "listObjects" -> "s3:ListBucket";
+                                case "getObject", "getObjectAsBytes", "headObject" -> "s3:GetObject";
+                                default -> "s3:" + pascal;
+                            }, buckets, call));
+                }
                 case "logs" -> needs.add(switch (operation) {
                     // The log groups the aggregator queries are the ones its configuration names.
                     case "startQuery" -> new Need("logs:StartQuery", logGroupsOf(f), call);

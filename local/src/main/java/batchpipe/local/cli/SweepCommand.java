@@ -1,0 +1,346 @@
+package batchpipe.local.cli;
+
+import batchpipe.aggregator.report.SweepDocuments;
+import batchpipe.aggregator.report.SweepReport;
+import batchpipe.common.json.Json;
+import batchpipe.common.json.JsonException;
+import batchpipe.common.task.TaskIds;
+import batchpipe.common.task.TaskLimits;
+import batchpipe.common.text.ControlCharacters;
+import batchpipe.local.runtime.LocalPipeline;
+import batchpipe.local.runtime.ProcessLambdaRuntime;
+import batchpipe.local.sample.SampleData;
+import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.ProjectHome;
+import batchpipe.local.sweep.CpuCgroups;
+import batchpipe.local.sweep.LocalSweep;
+import batchpipe.local.template.StackTemplate;
+import batchpipe.producer.spec.InvalidRunSpecException;
+import batchpipe.producer.spec.RunSpecParser;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = {"Runs the same run spec at several memory sizes (and architectures), each configuration a run of its own "
+                + "tied by a sweep id, and recommends one.",
+                "Locally each configuration's worker runs as separate processes under the Lambda Java runtime interface client, each "
+                        + "instance in a cgroup with the CPU quota its memory buys on Lambda (memory / 1769 CPUs) and the memory limit. "
+                        + "Writes out/<sweepId>/sweep.json, sweep.md and sweep.html (and each run's report in out/<runId>/); prints sweep.md."})
+final class SweepCommand implements Callable<Integer> {
+    private static final Set<String> ARCHITECTURES = Set.of("x86_64", "arm64");
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m)?");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--spec", required = true, paramLabel = "FILE", description = "The run spec JSON every configuration runs.")
+    Path specFile;
+
+    @Option(names = "--memory", required = true, split = ",", paramLabel = "MB",
+            description = "Memory sizes in MB, 128 to 10240, e.g. 885,1769,2654,3538 (1,769 MB = one vCPU).")
+    List<Integer> memories;
+
+    @Option(names = "--arch", split = ",", defaultValue = "x86_64", paramLabel = "ARCH",
+            description = "Architectures: x86_64, arm64 or both (default: ${DEFAULT-VALUE}); locally only this machine's is measurable.")
+    List<String> architectures;
+
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Runs per configuration, 1 to 10 (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
+    @Option(names = "--strategy", defaultValue = "cost", paramLabel = "S",
+            description = "What to recommend: cost (cheapest per run), speed (lowest p99), balanced (Power Tuning's weighted sum) (default: ${DEFAULT-VALUE}).")
+    String strategy;
+
+    @Option(names = "--balanced-weight", defaultValue = "0.5", paramLabel = "W",
+            description = "With --strategy balanced: the weight of cost, 0 to 1 (1 - W weighs p99) (default: ${DEFAULT-VALUE}).")
+    double balancedWeight;
+
+    @Option(names = "--max-p99", paramLabel = "DURATION",
+            description = "Recommend the cheapest configuration whose p99 task duration is within this budget: 2500ms, 2.5s, 1m (a bare number is ms).")
+    String maxP99;
+
+    @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
+            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): an alias per configuration, "
+                    + "the tasks delivered by direct invocation; the worker's memory is restored afterwards. See docs/SWEEP.md.")
+    String deployedStack;
+
+    @Option(names = "--concurrency", defaultValue = "5", paramLabel = "N",
+            description = "With --stack: invocations at once, 1 to 100 (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--yes", description = "Do not ask for confirmation before running.")
+    boolean yes;
+
+    @Option(names = "--timeout", defaultValue = "1800", paramLabel = "SECONDS", description = "Seconds each configuration's run may take (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where the sweep's files go (default: out/<sweepId>); each run's report goes to out/<runId>/.")
+    Path outDir;
+
+    @Option(names = "--sample-objects", defaultValue = "4", paramLabel = "N",
+            description = "Locally: sample log objects (20,000 lines each) seeded under s3://<stack>-databucket/logs/ for scan specs, 1 to 200 (default: ${DEFAULT-VALUE}).")
+    int sampleObjects;
+
+    /** For tests: read the mount table from this file instead of /proc/mounts (a fake one without a cpu controller). */
+    @Option(names = "--proc-mounts", hidden = true)
+    Path procMounts;
+
+    @Mixin
+    StackOptions stackOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        List<LocalSweep.Configuration> configurations = configurations();
+        if (sampleObjects < 1 || sampleObjects > 200) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--sample-objects must be between 1 and 200, got " + sampleObjects);
+        }
+        if (concurrency < 1 || concurrency > 100) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be between 1 and 100, got " + concurrency);
+        }
+        if (deployedStack != null && repeat != 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--repeat with --stack is not supported: run the sweep again");
+        }
+        Long maxP99Ms = maxP99 == null ? null : parseDuration(maxP99);
+        if (!SweepReport.STRATEGIES.contains(strategy)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--strategy must be one of " + SweepReport.STRATEGIES + ", got '"
+                    + ControlCharacters.escape(strategy) + "'");
+        }
+        if (!(balancedWeight >= 0 && balancedWeight <= 1)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--balanced-weight must be between 0 and 1, got " + balancedWeight);
+        }
+        if (!Files.isRegularFile(specFile)) throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
+        Map<String, Object> specJson;
+        try {
+            specJson = Json.parseObject(Files.readString(specFile));
+        } catch (JsonException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + " is not a JSON run spec: " + e.getMessage());
+        }
+        if (specJson.containsKey("runId") || specJson.containsKey("sweepId")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": a sweep names its runs itself; remove 'runId' and 'sweepId'");
+        }
+        if (deployedStack != null) {
+            return onAws(specJson, configurations, maxP99Ms);
+        }
+        StackTemplate template = stackOptions.loadTemplate();
+        TaskLimits limits = new TaskLimits(Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
+        try {
+            new RunSpecParser(limits).parse(specJson);
+        } catch (InvalidRunSpecException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
+        }
+        Path home = ProjectHome.find();
+        ProcessLambdaRuntime.Artifacts artifacts = new ProcessLambdaRuntime.Artifacts(home.resolve("deploy/runtime/target/runtime"),
+                home.resolve("deploy/functions/worker/target/function"));
+        if (!Files.isDirectory(artifacts.runtimeDir()) || !Files.isRegularFile(artifacts.functionDir().resolve("batchpipe/worker/WorkerHandler.class"))) {
+            throw new IllegalStateException("the worker's Lambda folder (" + artifacts.functionDir() + ") or the runtime interface client ("
+                    + artifacts.runtimeDir() + ") is missing: run ./mvnw -B -DskipTests package first");
+        }
+
+        CpuCgroups.Support cgroups = procMounts == null ? CpuCgroups.detect() : CpuCgroups.detect(Path.of("/proc/self/cgroup"), procMounts);
+        String sweepId = "sweep-" + TaskIds.newRunId(Instant.now());
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        // The first line says whether CPU is capped: without it the durations mean nothing for Lambda.
+        err.println("batchpipe sweep " + sweepId + ": " + cgroups.describe());
+        int cores = Runtime.getRuntime().availableProcessors();
+        err.println("batchpipe sweep: " + configurations.size() + " configuration(s) on " + cores + " cores: "
+                + String.join(", ", configurations.stream().map(c -> c.key() + String.format(Locale.ROOT, " (%.3f vCPU)", c.memoryMb() / 1769.0)).toList()));
+        if (!yes && !confirmed(err)) {
+            err.println("batchpipe sweep: not confirmed; nothing was run (--yes skips the question)");
+            return 1;
+        }
+        Path sweepDir = outDir != null ? outDir : Path.of("out", sweepId);
+        String label = specJson.get("label") instanceof String l ? l : null;
+        SweepReport.Settings settings = new SweepReport.Settings(sweepId, label, cgroups.describe(), cgroups.available(), strategy, balancedWeight, maxP99Ms);
+        SweepReport report;
+        try (StdoutRedirect toStderr = StdoutRedirect.to(err)) {
+            try (LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
+                stack.useForThisProcess();
+                SampleData.seed(stack.s3(), stack.ref("DataBucket"), sampleObjects, 20_000, SampleData.DEFAULT_SEED);
+                try (StdoutRedirect quiet = StdoutRedirect.discarded();
+                     LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true, Set.of(LocalSweep.WORKER))) {
+                    LocalSweep sweep = new LocalSweep(stack, cgroups, artifacts, cores, err, Duration.ofSeconds(timeoutSeconds), Path.of("out"), limits);
+                    ProgressBar bar = new ProgressBar(err, "tasks");
+                    report = sweep.run(sweepId, specJson, configurations, settings, bar::update);
+                    bar.finish();
+                }
+            }
+        }
+        return write(report, sweepDir, out, err);
+    }
+
+    /**
+     * On a deployed stack: the worker (and its twin for the other architecture) through versions and
+     * aliases of the sweep's own, the tasks delivered by direct invocation; see docs/SWEEP.md.
+     */
+    private int onAws(Map<String, Object> specJson, List<LocalSweep.Configuration> configurations, Long maxP99Ms) throws Exception {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        TaskLimits limits = new TaskLimits(TaskLimits.DEFAULT_MAX_HASH_COST);
+        batchpipe.producer.spec.RunSpec runSpec;
+        try {
+            runSpec = new RunSpecParser(limits).parse(specJson);
+        } catch (InvalidRunSpecException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
+        }
+        var http = software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create();
+        try (var cloudFormation = software.amazon.awssdk.services.cloudformation.CloudFormationClient.builder().httpClient(http).build();
+             var lambda = software.amazon.awssdk.services.lambda.LambdaClient.builder().httpClient(http)
+                     .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMinutes(16))).build();
+             var s3 = batchpipe.common.aws.AwsClients.s3(); var sqs = batchpipe.common.aws.AwsClients.sqs();
+             var dynamoDb = batchpipe.common.aws.AwsClients.dynamoDb()) {
+            Map<String, String> outputs;
+            try {
+                outputs = batchpipe.local.run.DeployedStack.outputs(cloudFormation, deployedStack);
+            } catch (RuntimeException e) {
+                throw StackNames.deployedStackNotFound(spec, deployedStack, e);
+            }
+            String table = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "RunsTableName");
+            String queueUrl = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "TasksQueueUrl");
+            String worker = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "WorkerFunctionName");
+            Map<String, String> functions = new LinkedHashMap<>();
+            var workerConfig = lambda.getFunctionConfiguration(b -> b.functionName(worker));
+            functions.put(workerConfig.architecturesAsStrings().get(0), worker);
+            String twin = outputs.get("WorkerTwinFunctionName");
+            if (twin != null && !twin.isBlank()) {
+                functions.put(lambda.getFunctionConfiguration(b -> b.functionName(twin)).architecturesAsStrings().get(0), twin);
+            }
+            int maxReceiveCount = Integer.parseInt(workerConfig.environment().variables().getOrDefault("MAX_RECEIVE_COUNT", "3"));
+            String queueArn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNamesWithStrings("QueueArn")).attributesAsStrings().get("QueueArn");
+            String sweepId = "sweep-" + TaskIds.newRunId(Instant.now());
+            List<batchpipe.local.sweep.AliasSweep.Configuration> aliasConfigurations = configurations.stream()
+                    .map(c -> new batchpipe.local.sweep.AliasSweep.Configuration(c.key(), c.architecture(), c.memoryMb())).toList();
+            batchpipe.local.sweep.AliasSweep aliases = new batchpipe.local.sweep.AliasSweep(lambda, sweepId, functions, queueArn,
+                    10, concurrency, maxReceiveCount, Duration.ofMinutes(10), d -> Thread.sleep(d.toMillis()), err);
+            for (var c : aliasConfigurations) aliases.functionFor(c.architecture()); // a missing twin, before asking anything
+            // The worker rejects a cost above its own MAX_HASH_COST: plan against that, not the default.
+            TaskLimits stackLimits = new TaskLimits(Integer.parseInt(workerConfig.environment().variables()
+                    .getOrDefault("MAX_HASH_COST", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
+            try {
+                new RunSpecParser(stackLimits).parse(specJson);
+            } catch (InvalidRunSpecException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), specFile + " (stack " + deployedStack + "): " + e.getMessage());
+            }
+            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, err);
+            long tasks = aws.taskCount(runSpec);
+            var prices = batchpipe.aggregator.cost.PriceTable.defaults();
+            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): " + tasks
+                    + " tasks per configuration, delivered " + concurrency + " invocations at once to an alias per configuration");
+            batchpipe.local.sweep.AwsSweep.estimates(runSpec, aliasConfigurations, prices).forEach((key, estimate) -> err.println("  " + key
+                    + ": estimated Lambda compute " + (estimate == null ? "not estimated (scan tasks only)" : "$" + estimate.toPlainString())
+                    + (runSpec.scan().isEmpty() ? "" : " (hash tasks only; scan tasks are not estimated)")));
+            if (!yes && !confirmed(err)) {
+                err.println("batchpipe sweep: not confirmed; nothing was changed (--yes skips the question)");
+                return 1;
+            }
+            Thread restoreOnExit = new Thread(aliases::restore, "sweep-restore");
+            Runtime.getRuntime().addShutdownHook(restoreOnExit);
+            Map<String, String> runIds = new LinkedHashMap<>();
+            try {
+                aliases.run(aliasConfigurations, c -> {
+                    String runId = sweepId + "-" + c.architecture() + "-" + c.memoryMb();
+                    runIds.put(c.key(), runId);
+                    Map<String, Object> runSpecJson = new LinkedHashMap<>(specJson);
+                    runSpecJson.put("runId", runId);
+                    runSpecJson.put("sweepId", sweepId);
+                    runSpecJson.put("label", (specJson.get("label") instanceof String l ? l + " " : "sweep ") + c.key());
+                    return aws.plan(runSpecJson);
+                });
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(restoreOnExit);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running
+                }
+            }
+            List<SweepReport.Outcome> outcomes = new ArrayList<>();
+            for (LocalSweep.Configuration c : configurations) {
+                outcomes.add(aws.awaitReport(runIds.get(c.key()), c.key(), c.architecture(), c.memoryMb(), c.repeat(), concurrency,
+                        Duration.ofSeconds(timeoutSeconds)));
+            }
+            String label = specJson.get("label") instanceof String l ? l : null;
+            SweepReport report = SweepReport.of(new SweepReport.Settings(sweepId, label, "AWS Lambda on stack " + deployedStack
+                    + ": CPU in proportion to memory, as Lambda gives it", true, strategy, balancedWeight, maxP99Ms), outcomes);
+            return write(report, outDir != null ? outDir : Path.of("out", sweepId), out, err);
+        }
+    }
+
+    private static int write(SweepReport report, Path sweepDir, PrintStream out, PrintStream err) throws java.io.IOException {
+        Files.createDirectories(sweepDir);
+        for (Map.Entry<String, String> file : SweepDocuments.render(report).entrySet()) {
+            Files.writeString(sweepDir.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
+        }
+        for (Map.Entry<String, String> chart : SweepDocuments.charts(report).entrySet()) {
+            Files.writeString(sweepDir.resolve(chart.getKey() + ".svg"), SweepDocuments.standaloneSvg(chart.getValue()), StandardCharsets.UTF_8);
+        }
+        out.print(ControlCharacters.escapeKeepingLines(SweepDocuments.markdown(report)));
+        out.flush();
+        err.println("batchpipe sweep: sweep.json, sweep.md, sweep.html and the charts in " + sweepDir);
+        return 0;
+    }
+
+    private List<LocalSweep.Configuration> configurations() {
+        List<LocalSweep.Configuration> configurations = new ArrayList<>();
+        if (repeat < 1 || repeat > 10) throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be between 1 and 10, got " + repeat);
+        Map<String, Boolean> seen = new LinkedHashMap<>();
+        for (String arch : architectures) {
+            if (!ARCHITECTURES.contains(arch)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--arch must be x86_64 or arm64, got '" + ControlCharacters.escape(arch) + "'");
+            }
+            for (int memory : memories) {
+                if (memory < 128 || memory > 10_240) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--memory sizes must be between 128 and 10240 MB (Lambda's range), got " + memory);
+                }
+                if (seen.put(arch + "-" + memory, true) != null) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--memory/--arch name " + arch + " " + memory + " MB twice");
+                }
+                for (int r = 1; r <= repeat; r++) configurations.add(new LocalSweep.Configuration(arch, memory, r));
+            }
+        }
+        return configurations;
+    }
+
+    /** 2500ms, 2.5s, 1m, or a bare number of milliseconds. */
+    long parseDuration(String text) {
+        Matcher m = DURATION.matcher(text.trim());
+        if (!m.matches()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-p99 must be a duration like 2500ms, 2.5s or 1m, got '"
+                    + ControlCharacters.escape(text) + "'");
+        }
+        double value = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "ms" : m.group(2);
+        double ms = switch (unit) {
+            case "s" -> value * 1000;
+            case "m" -> value * 60_000;
+            default -> value;
+        };
+        if (ms < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--max-p99 must be at least 1 ms, got '" + ControlCharacters.escape(text) + "'");
+        return Math.round(ms);
+    }
+
+    private static boolean confirmed(PrintStream err) {
+        if (System.console() == null) return true; // not interactive (a script, a test): nothing to ask
+        err.print("batchpipe sweep: run them? [y/N] ");
+        err.flush();
+        String answer = System.console().readLine();
+        return answer != null && (answer.trim().equalsIgnoreCase("y") || answer.trim().equalsIgnoreCase("yes"));
+    }
+}

@@ -1,0 +1,320 @@
+package batchpipe.local.sweep;
+
+import batchpipe.common.json.Json;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.lambda.model.GetFunctionConfigurationResponse;
+import software.amazon.awssdk.services.lambda.model.InvokeResponse;
+import software.amazon.awssdk.services.lambda.model.LastUpdateStatus;
+import software.amazon.awssdk.services.lambda.model.State;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * A sweep on AWS, the way AWS Lambda Power Tuning drives a function: for each configuration set the
+ * worker's memory, publish a version, point an alias of the sweep's own at it, wait until the version
+ * is active (a SnapStart version takes a while), and deliver the planned tasks to that alias as
+ * SQS-shaped batches by direct invocation, a bounded number at once. The event source mapping keeps
+ * serving the {@code live} alias from the tasks queue untouched: these tasks never pass through it.
+ *
+ * <p>A failed item (an error of the whole invocation, or an id in {@code batchItemFailures}) is sent
+ * again in a later batch, at most {@code maxReceiveCount} times in all, each time with the
+ * ApproximateReceiveCount SQS would have given it: on its last attempt the worker records the task as
+ * failed, as it does for a message about to move to the dead-letter queue, so the run still completes.
+ *
+ * <p>Whatever happens (an error half way, Ctrl-C), {@link #restore()} puts each function's memory back,
+ * deletes the aliases and the versions the sweep published; {@link #run} always calls it.
+ */
+public final class AliasSweep {
+    /** One configuration: a function (the worker or its twin on the other architecture) at a memory size. */
+    public record Configuration(String key, String architecture, int memoryMb) {
+    }
+
+    /** How a configuration's delivery went. */
+    public record Delivery(String key, String alias, String version, int invocations, int messages, int redelivered, List<String> failedBodies) {
+    }
+
+    /** Sleeps between polls; the tests' does not. */
+    @FunctionalInterface
+    public interface Sleeper {
+        void sleep(Duration duration) throws InterruptedException;
+    }
+
+    private final LambdaClient lambda;
+    private final String sweepId;
+    private final Map<String, String> functionByArchitecture;
+    private final String queueArn;
+    private final int batchSize;
+    private final int concurrency;
+    private final int maxReceiveCount;
+    private final Duration readyTimeout;
+    private final Sleeper sleeper;
+    private final PrintStream log;
+    private final Map<String, Integer> originalMemory = new LinkedHashMap<>();
+    /** function → its aliases and versions made by this sweep, removed by {@link #restore()}. */
+    private final Map<String, List<String>> aliases = new LinkedHashMap<>();
+    private final Map<String, List<String>> versions = new LinkedHashMap<>();
+
+    /**
+     * @param functionByArchitecture the worker's function name by its architecture: the worker, and its
+     *                               twin when the stack was deployed with CompareArchitectures=true
+     * @param queueArn               the tasks queue's ARN, which the events name as their source
+     * @param maxReceiveCount        the worker's MAX_RECEIVE_COUNT: attempts per item, the last one final
+     */
+    public AliasSweep(LambdaClient lambda, String sweepId, Map<String, String> functionByArchitecture, String queueArn, int batchSize,
+                      int concurrency, int maxReceiveCount, Duration readyTimeout, Sleeper sleeper, PrintStream log) {
+        if (batchSize < 1 || concurrency < 1 || maxReceiveCount < 1) {
+            throw new IllegalArgumentException("batch size, concurrency and receive count must be at least 1");
+        }
+        this.lambda = lambda;
+        this.sweepId = sweepId;
+        this.functionByArchitecture = Map.copyOf(functionByArchitecture);
+        this.queueArn = queueArn;
+        this.batchSize = batchSize;
+        this.concurrency = concurrency;
+        this.maxReceiveCount = maxReceiveCount;
+        this.readyTimeout = readyTimeout;
+        this.sleeper = sleeper;
+        this.log = log;
+    }
+
+    /** The worker function of an architecture; a missing twin names the template parameter that deploys it. */
+    public String functionFor(String architecture) {
+        String function = functionByArchitecture.get(architecture);
+        if (function == null) {
+            throw new IllegalArgumentException("the stack has no worker on " + architecture + " (it has " + functionByArchitecture.keySet()
+                    + "): deploy it with --parameter-overrides CompareArchitectures=true for the worker's twin on the other architecture");
+        }
+        return function;
+    }
+
+    /**
+     * Runs every configuration in order, then restores the functions. {@code tasksFor} plans a
+     * configuration's run and answers its task messages' bodies.
+     */
+    public List<Delivery> run(List<Configuration> configurations, Function<Configuration, List<String>> tasksFor) throws InterruptedException {
+        for (Configuration c : configurations) functionFor(c.architecture()); // a missing twin fails before anything changes
+        try {
+            List<Delivery> deliveries = new ArrayList<>();
+            for (Configuration c : configurations) {
+                String alias = prepare(c);
+                deliveries.add(deliver(c, alias, tasksFor.apply(c)));
+            }
+            return deliveries;
+        } finally {
+            restore();
+        }
+    }
+
+    /** Sets the memory, publishes a version, points a new alias at it and waits until it is active; answers the alias. */
+    String prepare(Configuration c) throws InterruptedException {
+        String function = functionFor(c.architecture());
+        if (!originalMemory.containsKey(function)) {
+            originalMemory.put(function, lambda.getFunctionConfiguration(b -> b.functionName(function)).memorySize());
+        }
+        lambda.updateFunctionConfiguration(b -> b.functionName(function).memorySize(c.memoryMb()));
+        awaitUpdated(function);
+        String version = lambda.publishVersion(b -> b.functionName(function).description("batchpipe " + sweepId + " " + c.key())).version();
+        versions.computeIfAbsent(function, f -> new ArrayList<>()).add(version);
+        String alias = aliasName(c);
+        lambda.createAlias(b -> b.functionName(function).name(alias).functionVersion(version).description("batchpipe sweep " + sweepId));
+        aliases.computeIfAbsent(function, f -> new ArrayList<>()).add(alias);
+        awaitActive(function, version);
+        log.println("batchpipe sweep: " + c.key() + ": " + function + " version " + version + " as alias " + alias + ", active");
+        return alias;
+    }
+
+    /** An alias name Lambda accepts ([a-zA-Z0-9-_]+, not only digits, at most 128) and unique in the sweep. */
+    String aliasName(Configuration c) {
+        String name = ("sweep-" + sweepId.replaceFirst("^sweep-", "") + "-" + c.key()).replaceAll("[^a-zA-Z0-9_-]", "-");
+        return name.length() <= 128 ? name : name.substring(name.length() - 128);
+    }
+
+    private void awaitUpdated(String function) throws InterruptedException {
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        while (true) {
+            GetFunctionConfigurationResponse config = lambda.getFunctionConfiguration(b -> b.functionName(function));
+            if (config.lastUpdateStatus() == null || config.lastUpdateStatus() == LastUpdateStatus.SUCCESSFUL) return;
+            if (config.lastUpdateStatus() == LastUpdateStatus.FAILED) {
+                throw new IllegalStateException("updating " + function + " failed: " + config.lastUpdateStatusReason());
+            }
+            if (System.nanoTime() > deadline) throw new IllegalStateException(function + " was still updating after " + readyTimeout.toSeconds() + " s");
+            sleeper.sleep(Duration.ofSeconds(2));
+        }
+    }
+
+    private void awaitActive(String function, String version) throws InterruptedException {
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        while (true) {
+            GetFunctionConfigurationResponse config = lambda.getFunctionConfiguration(b -> b.functionName(function).qualifier(version));
+            if (config.state() == null || config.state() == State.ACTIVE) return;
+            if (config.state() == State.FAILED) {
+                throw new IllegalStateException(function + " version " + version + " failed to become active: " + config.stateReason());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(function + " version " + version + " was not active after " + readyTimeout.toSeconds() + " s");
+            }
+            sleeper.sleep(Duration.ofSeconds(2));
+        }
+    }
+
+    /**
+     * Sends the bodies to the alias in SQS-shaped batches, {@code concurrency} invocations at once; the
+     * items a batch reports as failed go round again with the next receive count.
+     */
+    Delivery deliver(Configuration c, String alias, List<String> bodies) throws InterruptedException {
+        String function = functionFor(c.architecture());
+        List<Item> pending = new ArrayList<>();
+        for (String body : bodies) pending.add(new Item(UUID.randomUUID().toString(), body, System.currentTimeMillis()));
+        int invocations = 0, redelivered = 0;
+        List<String> failed = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "sweep-invoke");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            for (int attempt = 1; attempt <= maxReceiveCount && !pending.isEmpty(); attempt++) {
+                if (attempt > 1) redelivered += pending.size();
+                List<Future<Set<String>>> outcomes = new ArrayList<>();
+                List<List<Item>> batches = new ArrayList<>();
+                for (int from = 0; from < pending.size(); from += batchSize) {
+                    List<Item> batch = pending.subList(from, Math.min(pending.size(), from + batchSize));
+                    batches.add(batch);
+                    int receiveCount = attempt;
+                    outcomes.add(pool.submit(() -> invoke(function, alias, batch, receiveCount)));
+                }
+                invocations += batches.size();
+                List<Item> again = new ArrayList<>();
+                for (int i = 0; i < batches.size(); i++) {
+                    Set<String> failedIds;
+                    try {
+                        failedIds = outcomes.get(i).get();
+                    } catch (ExecutionException e) {
+                        throw new IllegalStateException("invoking " + function + ":" + alias + " failed: " + e.getCause().getMessage(), e.getCause());
+                    }
+                    for (Item item : batches.get(i)) if (failedIds.contains(item.messageId())) again.add(item);
+                }
+                pending = again;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (Item item : pending) failed.add(item.body());
+        log.println("batchpipe sweep: " + c.key() + ": " + bodies.size() + " tasks in " + invocations + " invocations, " + redelivered
+                + " redelivered, " + failed.size() + " still failing after " + maxReceiveCount + " attempts");
+        return new Delivery(c.key(), alias, versions.get(function).get(versions.get(function).size() - 1), invocations, bodies.size(),
+                redelivered, failed);
+    }
+
+    private record Item(String messageId, String body, long sentAt) {
+    }
+
+    /** One synchronous invocation; answers the message ids to deliver again (all of them when the whole batch failed). */
+    private Set<String> invoke(String function, String alias, List<Item> batch, int receiveCount) {
+        InvokeResponse response = lambda.invoke(b -> b.functionName(function).qualifier(alias)
+                .payload(SdkBytes.fromUtf8String(event(batch, receiveCount))));
+        Set<String> all = new LinkedHashSet<>();
+        batch.forEach(i -> all.add(i.messageId()));
+        if (response.functionError() != null) return all;
+        String payload = response.payload() == null ? "" : response.payload().asString(StandardCharsets.UTF_8);
+        try {
+            Object failures = Json.parseObject(payload).get("batchItemFailures");
+            if (failures == null) return Set.of();
+            Set<String> ids = new LinkedHashSet<>();
+            for (Object f : (List<?>) failures) ids.add(String.valueOf(((Map<?, ?>) f).get("itemIdentifier")));
+            // As the event source mapping: an id not in the batch makes the whole batch fail.
+            return all.containsAll(ids) ? ids : all;
+        } catch (RuntimeException malformed) {
+            return all;
+        }
+    }
+
+    /** The SQSEvent Lambda's event source mapping would send, with the receive count of this attempt. */
+    String event(List<Item> batch, int receiveCount) {
+        List<Map<String, Object>> records = new ArrayList<>();
+        String region = queueArn.split(":").length > 3 ? queueArn.split(":")[3] : "";
+        for (Item item : batch) {
+            Map<String, Object> attributes = new LinkedHashMap<>();
+            attributes.put("ApproximateReceiveCount", Integer.toString(receiveCount));
+            attributes.put("SentTimestamp", Long.toString(item.sentAt()));
+            attributes.put("SenderId", "batchpipe-sweep");
+            attributes.put("ApproximateFirstReceiveTimestamp", Long.toString(item.sentAt()));
+            Map<String, Object> record = new LinkedHashMap<>();
+            record.put("messageId", item.messageId());
+            record.put("receiptHandle", "sweep-" + item.messageId() + "-" + receiveCount);
+            record.put("body", item.body());
+            record.put("attributes", attributes);
+            record.put("messageAttributes", Map.of());
+            record.put("md5OfBody", "");
+            record.put("eventSource", "aws:sqs");
+            record.put("eventSourceARN", queueArn);
+            record.put("awsRegion", region);
+            records.add(record);
+        }
+        return Json.write(Map.of("Records", records));
+    }
+
+    /**
+     * Puts every function's memory back, deletes the sweep's aliases and versions. Each step is tried
+     * even when another failed; safe to call again (from a shutdown hook).
+     */
+    public synchronized void restore() {
+        List<String> problems = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : aliases.entrySet()) {
+            for (String alias : e.getValue()) {
+                try {
+                    lambda.deleteAlias(b -> b.functionName(e.getKey()).name(alias));
+                } catch (RuntimeException ex) {
+                    problems.add("alias " + e.getKey() + ":" + alias + ": " + ex.getMessage());
+                }
+            }
+        }
+        aliases.clear();
+        for (Map.Entry<String, List<String>> e : versions.entrySet()) {
+            for (String version : e.getValue()) {
+                try {
+                    lambda.deleteFunction(b -> b.functionName(e.getKey()).qualifier(version));
+                } catch (RuntimeException ex) {
+                    problems.add("version " + e.getKey() + ":" + version + ": " + ex.getMessage());
+                }
+            }
+        }
+        versions.clear();
+        for (Map.Entry<String, Integer> e : originalMemory.entrySet()) {
+            try {
+                lambda.updateFunctionConfiguration(b -> b.functionName(e.getKey()).memorySize(e.getValue()));
+            } catch (RuntimeException ex) {
+                problems.add("memory of " + e.getKey() + " (was " + e.getValue() + " MB): " + ex.getMessage());
+            }
+        }
+        originalMemory.clear();
+        if (!problems.isEmpty()) {
+            log.println("batchpipe sweep: could not restore everything, do it by hand: " + String.join("; ", problems));
+        }
+    }
+
+    /** What {@link #restore()} has left to do, for tests and messages. */
+    synchronized List<String> outstanding() {
+        List<String> left = new ArrayList<>();
+        aliases.forEach((f, list) -> list.forEach(a -> left.add("alias " + f + ":" + a)));
+        versions.forEach((f, list) -> list.forEach(v -> left.add("version " + f + ":" + v)));
+        originalMemory.forEach((f, m) -> left.add("memory " + f + "=" + m));
+        return Collections.unmodifiableList(left);
+    }
+}
