@@ -49,7 +49,7 @@ class TasksCsvMultipartIT {
     @Test
     void store_uploadsATasksCsvOfSeveralPartsThatReadsBackWhole() {
         List<TaskRecord> tasks = new ArrayList<>();
-        for (int i = 0; i < 14_000; i++) {
+        for (int i = 0; i < 40_000; i++) {
             Map<String, Long> status = new TreeMap<>();
             for (int v = 0; v < 30; v++) status.put("status-" + (i * 7 + v) % 100, 1L + v);
             WorkerInvocation worker = new WorkerInvocation("req-" + i / 10, "worker", "1", 1769, "x86_64", 2, 1.0, false, null);
@@ -67,6 +67,12 @@ class TasksCsvMultipartIT {
             String stored = stack.s3().getObjectAsBytes(b -> b.bucket(bucket).key(location.key("tasks.csv"))).asString(StandardCharsets.UTF_8);
             assertThat(stored).isEqualTo(expected);
             assertThat(stack.s3().headObject(b -> b.bucket(bucket).key(location.key("tasks.csv"))).eTag()).as("a multipart ETag").contains("-");
+            // countby.csv, a row per task, path and value, streams the same way
+            String expectedCountBy = report.tasksCsv().renderCountBy();
+            assertThat(expectedCountBy.length()).as("more than one 8 MiB part").isGreaterThan(9 << 20);
+            assertThat(stack.s3().getObjectAsBytes(b -> b.bucket(bucket).key(location.key("countby.csv"))).asString(StandardCharsets.UTF_8))
+                    .isEqualTo(expectedCountBy);
+            assertThat(stack.s3().headObject(b -> b.bucket(bucket).key(location.key("countby.csv"))).eTag()).as("a multipart ETag").contains("-");
             assertThat(stack.s3().headObject(b -> b.bucket(bucket).key(location.key("report.json"))).contentLength()).isPositive();
         }
     }
