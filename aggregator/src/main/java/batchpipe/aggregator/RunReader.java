@@ -98,5 +98,4 @@ public final class RunReader {
         }
         return run;
     }
-    }
 }

@@ -89,8 +89,13 @@ public final class AwsSweep {
     public List<String> plan(Map<String, Object> runSpecJson) {
         RunSpec spec = new RunSpecParser(limits).parse(runSpecJson);
         KeptMessages kept = new KeptMessages();
-        RunPlanner planner = new RunPlanner(new ObjectLister(s3), new RunStore(dynamoDb, table),
-                new TaskPublisher(kept, "kept://sweep", 1, 1, 0), new batchpipe.common.task.TaskCodec(limits), Clock.systemUTC());
+        RunStore runs = new RunStore(dynamoDb, table);
+        // Planned in one go with no time limit, and nothing is sent while planning, so neither a planning queue nor a
+        // completions queue is needed: no task can finish before planning has.
+        RunPlanner planner = new RunPlanner(new ObjectLister(s3), runs, new TaskPublisher(kept, "kept://sweep", 1, 1, 0),
+                new batchpipe.common.task.TaskCodec(limits), new batchpipe.producer.enqueue.PlanningContinuations(kept, null),
+                new batchpipe.producer.run.CompletionNotice(runs, kept, null), RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY,
+                RunPlanner.Settings.DEFAULT_PLANNING_MARGIN_MS, Clock.systemUTC());
         planner.plan(spec, runSpecJson, sent -> { });
         return kept.bodies();
     }

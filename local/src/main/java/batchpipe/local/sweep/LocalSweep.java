@@ -170,7 +170,8 @@ public final class LocalSweep {
             mapping.start();
             try {
                 String table = stack.ref("RunsTable");
-                RunPlanner planner = RunPlanner.create(stack.s3(), stack.sqs(), stack.dynamoDb(), table, queueUrl, limits, 8);
+                RunPlanner planner = RunPlanner.create(stack.s3(), stack.sqs(), stack.dynamoDb(), table, queueUrl,
+                        stack.ref("CompletionsQueue"), limits, 8);
                 planner.plan(spec, runSpecJson, sent -> { });
                 String deadLetters = stack.ref("TasksDeadLetterQueue");
                 RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), table,
