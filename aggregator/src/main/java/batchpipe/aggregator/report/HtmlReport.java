@@ -321,7 +321,18 @@ public final class HtmlReport {
                         + (lastBucketPartial(timeline) ? " (the last bucket is shorter: the run ended in it)" : ""),
                 "seconds since the run was created", "tasks finished", categories,
                 List.of(new SvgCharts.Series("scan tasks", SvgCharts.PALETTE[0], scan),
-                        new SvgCharts.Series("hash tasks", SvgCharts.PALETTE[1], hash)));
+                        new SvgCharts.Series("hash tasks", SvgCharts.PALETTE[1], hash)),
+                planningBand(figures));
+    }
+
+    /** The planning phase (run created to last task sent) shaded on the timeline, in its buckets; null when not known. */
+    static SvgCharts.Band planningBand(RunFigures figures) {
+        RunFigures.Phase planning = figures.window().planning();
+        RunFigures.TimelineFigures timeline = figures.timeline();
+        if (planning == null || timeline.bucketSeconds() <= 0) return null;
+        double bucketMs = timeline.bucketSeconds() * 1000.0;
+        return new SvgCharts.Band((planning.start() - timeline.start()) / bucketMs, (planning.end() - timeline.start()) / bucketMs,
+                "planning " + Display.seconds(planning.seconds()));
     }
 
     private static boolean lastBucketPartial(RunFigures.TimelineFigures timeline) {

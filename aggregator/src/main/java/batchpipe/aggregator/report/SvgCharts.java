@@ -176,6 +176,19 @@ final class SvgCharts {
 
     /** Vertical bars per category, the series stacked. */
     static String stackedBars(String id, String title, String xLabel, String yLabel, List<String> categories, List<Series> series) {
+        return stackedBars(id, title, xLabel, yLabel, categories, series, null);
+    }
+
+    /**
+     * A span of the x axis shaded behind the bars, in bar slots (0 is the left edge of the first bar's slot, n the
+     * right edge of the last): a phase of the run, such as its planning.
+     */
+    record Band(double fromSlot, double toSlot, String label) {
+    }
+
+    /** {@link #stackedBars(String, String, String, String, List, List)} with {@code band} (null: none) shaded behind the bars. */
+    static String stackedBars(String id, String title, String xLabel, String yLabel, List<String> categories, List<Series> series,
+                              Band band) {
         int n = categories.size();
         double yMax = 0;
         for (int i = 0; i < n; i++) {
@@ -196,6 +209,15 @@ final class SvgCharts {
         double slot = plotW / (double) Math.max(1, n);
         double barW = Math.max(1, slot * 0.8);
         int labelEvery = Math.max(1, (int) Math.ceil(n / 12.0));
+        if (band != null && n > 0) {
+            double from = LEFT + slot * Math.max(0, Math.min(n, band.fromSlot()));
+            double to = LEFT + slot * Math.max(0, Math.min(n, band.toSlot()));
+            if (to > from) {
+                svg.append(String.format(Locale.ROOT, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#9ca3af\""
+                        + " fill-opacity=\"0.18\"><title>%s</title></rect>", from, TOP, Math.max(1.5, to - from), plotH, Html.escape(band.label())));
+                svg.append(text(from + 4, TOP + 14, "start", band.label()));
+            }
+        }
         for (int i = 0; i < n; i++) {
             double x = LEFT + slot * i + (slot - barW) / 2;
             double base = TOP + plotH;

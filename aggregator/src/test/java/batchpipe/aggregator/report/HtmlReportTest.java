@@ -1,6 +1,11 @@
 package batchpipe.aggregator.report;
 
 import batchpipe.aggregator.Report;
+import batchpipe.aggregator.ReportInputs;
+import batchpipe.aggregator.RunReport;
+import batchpipe.aggregator.cost.CostAssumptions;
+import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.common.run.RunRecord;
 import batchpipe.common.json.Json;
 import org.junit.jupiter.api.Test;
 
@@ -117,5 +122,19 @@ class HtmlReportTest {
         int n = 0;
         for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) n++;
         return n;
+    }
+
+    @Test
+    void throughputChart_shadesThePlanningPhaseFromRunCreatedToLastTaskSent() {
+        RunRecord base = ReportFixtures.run("demo");
+        RunRecord sentAfter500Ms = new RunRecord(base.runId(), base.label(), base.spec(), base.planned(), base.hashesPlanned(), base.createdAt(),
+                base.status(), base.shards(), base.enqueued(), base.enqueueError(), base.completeShards(), base.completionSentBy(),
+                base.completionSentAt(), base.createdAt() + 500);
+        Report report = RunReport.of("r1", sentAfter500Ms, ReportFixtures.tasks(), PriceTable.defaults(),
+                ReportInputs.withoutReportLines(CostAssumptions.defaults())).report();
+
+        assertThat(HtmlReport.throughputChart(report.figures())).contains("<rect class=\"band\"").contains(">planning 500 ms</text>");
+        // a run whose record does not say when sending ended has no planning phase to shade
+        assertThat(HtmlReport.throughputChart(ReportFixtures.report("demo").report().figures())).doesNotContain("class=\"band\"");
     }
 }

@@ -158,7 +158,8 @@ class RuntimeInterfaceClientIT {
             assertThat(response).containsEntry("runId", SampleRun.RUN_ID).containsEntry("status", "complete");
         }
         assertThat(stack.s3().listObjectsV2(b -> b.bucket(bucket).prefix(folder)).contents()).extracting(o -> o.key())
-                .containsExactlyInAnyOrder(folder + "report.json", folder + "report.md", folder + "report.html", folder + "tasks.csv");
+                .containsExactlyInAnyOrder(folder + "report.json", folder + "report.md", folder + "report.html", folder + "tasks.csv",
+                        folder + "countby.csv");
         assertThat(announcements(SampleRun.RUN_ID)).isEqualTo(announcedBefore + 1);
     }
 
