@@ -13,9 +13,14 @@ record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers
         return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
-    /** The java command with the flags ./batchpipe passes, for children started without the script. */
+    /**
+     * The java command with the flags ./batchpipe passes, for children started without the script.
+     * Multi-release jars read as plain ones matter most: zstd-jni then binds through JNI, as it does in
+     * the CLI and on Lambda's java21 runtime (its FFM binding is for JDK 22+ only); without the flag a
+     * child on JDK 25 paid 0.3-0.5 s of FFM set-up in its first scan that no user's scan pays.
+     */
     List<String> javaCommand() {
-        List<String> cmd = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseParallelGC"));
+        List<String> cmd = new ArrayList<>(List.of(javaExecutable(), "-XX:+UseParallelGC", "-Djdk.util.jar.enableMultiRelease=false"));
         int feature = Runtime.version().feature();
         if (feature >= 22) cmd.add("--enable-native-access=ALL-UNNAMED");
         if (feature >= 24) cmd.add("--sun-misc-unsafe-memory-access=allow");

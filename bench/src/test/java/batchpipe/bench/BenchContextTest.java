@@ -1,0 +1,39 @@
+package batchpipe.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BenchContextTest {
+
+    /** The java_opts lines of ./batchpipe that hold fixed flags (the start-up cache's flags depend on files). */
+    private static final Pattern FIXED_OPTS = Pattern.compile("java_opts\\+?=\\(([^\"$)]+)\\)");
+
+    @Test
+    void childrenStartedWithoutTheScriptGetEveryFixedFlagTheScriptPasses() throws IOException {
+        Path script = Path.of(System.getProperty("user.dir")).getParent().resolve("batchpipe");
+        List<String> scriptFlags = new ArrayList<>();
+        for (String line : Files.readAllLines(script)) {
+            Matcher m = FIXED_OPTS.matcher(line);
+            if (m.find()) scriptFlags.addAll(List.of(m.group(1).trim().split("\\s+")));
+        }
+        assertThat(scriptFlags).contains("-XX:+UseParallelGC", "-Djdk.util.jar.enableMultiRelease=false");
+
+        BenchContext context = new BenchContext(null, null, null, null, System.out);
+        List<String> command = context.javaCommand();
+        int feature = Runtime.version().feature();
+        for (String flag : scriptFlags) {
+            boolean forThisJdk = !(flag.equals("--enable-native-access=ALL-UNNAMED") && feature < 22)
+                    && !(flag.equals("--sun-misc-unsafe-memory-access=allow") && feature < 24);
+            if (forThisJdk) assertThat(command).as("flag %s of ./batchpipe", flag).contains(flag);
+        }
+    }
+}
