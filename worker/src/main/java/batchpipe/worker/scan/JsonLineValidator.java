@@ -189,7 +189,10 @@ final class JsonLineValidator {
             // after a complete value: close containers until a comma starts the next value
             for (;;) {
                 p = skipWhitespace(b, p, end);
-                if (depth == 0) {
+                // "<= 0", never below 0 here: with "== 0" C2 made depth a counted loop's exit and guarded it
+                // with a loop-limit predicate that failed on real logs, discarding the compiled validator
+                // a few hundred ms into every scan (-Xlog:deoptimization: loop_limit_check at this test)
+                if (depth <= 0) {
                     if (p == end || b[p] == '\n') {
                         lineEnd = p;
                         return OBJECT;

@@ -76,13 +76,54 @@ final class ParserPriming {
                 "{\"a\":\"\\x\"}",
                 "[1,2]",
                 "{\"a\":01}",
-                "not json");
+                "not json",
+                // every way a line can be malformed, each at the branch that finds it: a branch C2 saw never
+                // taken is compiled as a trap, so the first such line of a real log would throw the whole
+                // compiled validator away (-Xlog:deoptimization showed it: unstable_if in scanLine at the
+                // first NaN, in skipMemberName at the first trailing comma, in skipStringRest at the first
+                // control byte past the table)
+                "{\"a\":1,}",
+                "{\"a\":[1,]}",
+                "{\"a\":NaN}",
+                "{\"a\":-}",
+                "{\"a\":1.}",
+                "{\"a\":1e+}",
+                "{\"a\":12",
+                "{\"ab",
+                "{\"a\":\"abc",
+                "{\"a\\q\":1}",
+                "{\"a\":\"\\u12G4\"}",
+                "{\"a\":1} {\"b\":2}",
+                "{\"a\" 1}",
+                "{\"a\":1 \"b\":2}",
+                "{1:2}",
+                "{\"a\":\"x\"]",
+                "{\"a\":[1}",
+                "{\"a\":nul}",
+                "{\"a\":fals}",
+                "{\"a\":true",
+                "{\"a\":\"" + "x".repeat(24) + "\u0001" + "\"}",
+                "{\"a\":\"\u0001\"}",
+                "{\"a\u0001\":1}",
+                "{\"a\":".repeat(JsonLineValidator.MAX_DEPTH + 1) + "1" + "}".repeat(JsonLineValidator.MAX_DEPTH + 1),
+                "{\"a\":" + "[".repeat(JsonLineValidator.MAX_DEPTH) + "]".repeat(JsonLineValidator.MAX_DEPTH) + "}");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (String line : lines) {
             out.writeBytes(line.getBytes(StandardCharsets.UTF_8));
             out.write('\n');
         }
         out.writeBytes(new byte[] {'{', '"', 'b', '"', ':', '"', (byte) 0xC3, '"', '}', '\n'}); // truncated UTF-8
+        // invalid UTF-8 of each kind, in a short string, past the table in a long one, and in a name
+        byte[][] invalid = {{(byte) 0x80}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
+                {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+                {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF5, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}};
+        for (byte[] bad : invalid) {
+            for (String before : List.of("{\"a\":\"", "{\"a\":\"" + "y".repeat(24), "{\"")) {
+                out.writeBytes(before.getBytes(StandardCharsets.UTF_8));
+                out.writeBytes(bad);
+                out.writeBytes(before.endsWith("{\"") ? "\":1}\n".getBytes(StandardCharsets.UTF_8) : "\"}\n".getBytes(StandardCharsets.UTF_8));
+            }
+        }
         return out.toByteArray();
     }
 }

@@ -13,12 +13,28 @@ class ParserPrimingTest {
         ChunkParser parser = new ChunkParser(ScanOptions.defaults().withCountBy(List.of("level", "status", "http.status"))
                 .withMatch(new Match.FieldEquals("level", "ERROR")));
         ChunkTally tally = parser.parse(chunk, 0, chunk.length);
-        assertThat(tally.lines).isEqualTo(14);
+        assertThat(tally.lines).isEqualTo(63);
         assertThat(tally.events).isEqualTo(5);
-        assertThat(tally.malformed).isEqualTo(7);
+        assertThat(tally.malformed).as("7 plus one line per malformed kind and per kind of invalid UTF-8 at three places").isEqualTo(56);
         assertThat(tally.matches).isEqualTo(1);
         assertThat(tally.counts[0].events()).as("level in every event").isEqualTo(5);
         assertThat(tally.counts[2].events()).as("http.status, first occurrence, strings and numbers").isEqualTo(2);
+    }
+
+    @Test
+    void primingChunk_everyLineGetsTheReferenceValidatorsVerdict() {
+        byte[] chunk = ParserPriming.chunk();
+        JsonLineValidator validator = new JsonLineValidator();
+        ReferenceLineValidator reference = new ReferenceLineValidator();
+        int malformed = 0;
+        for (int start = 0; start < chunk.length; ) {
+            int newline = ChunkParser.indexOfNewline(chunk, start, chunk.length);
+            int verdict = reference.scanLine(chunk, start, newline);
+            assertThat(validator.scanLine(chunk, start, newline)).as("line at byte %d", start).isEqualTo(verdict);
+            if (verdict == ReferenceLineValidator.MALFORMED) malformed++;
+            start = newline + 1;
+        }
+        assertThat(malformed).isEqualTo(56);
     }
 
     @Test
