@@ -32,11 +32,11 @@ public final class SweepEstimate {
     /** jBCrypt at cost 10 on one vCPU, warm: 63-70 ms on this machine (GUIDE section 4, docs/BENCHMARKS.md); the slow end, rounded. */
     static final double SECONDS_PER_HASH_AT_COST_10 = 0.070;
     /**
-     * Compressed MB of sample log objects a worker scans per billed second at one vCPU, cold starts and
-     * S3 and DynamoDB calls included: the 1,769 MB configuration of the scan-heavy local sweep in
-     * docs/BENCHMARKS.md (2026-12-01, 20:3x UTC), rounded down.
+     * Compressed MB of log objects a worker scans per billed second on one vCPU, cold starts and S3 and
+     * DynamoDB calls included: the scan-heavy local sweep in docs/BENCHMARKS.md (2026-12-01 20:39 UTC) was
+     * billed 1.04 MB per vCPU-second at 885 MB and 1.22 at 1,769 MB; the lower, rounded down.
      */
-    static final double SCAN_COMPRESSED_MB_PER_VCPU_SECOND = 2.0;
+    static final double SCAN_COMPRESSED_MB_PER_VCPU_SECOND = 1.0;
     /** The vCPUs a scan task is counted on using at most, when estimating from the spec. */
     static final double SCAN_PARALLELISM_FROM_SPEC = 1.0;
 
