@@ -65,7 +65,7 @@ final class SweepCommand implements Callable<Integer> {
             description = "Architectures: x86_64, arm64 or both (default: ${DEFAULT-VALUE}); locally only this machine's is measurable.")
     List<String> architectures;
 
-    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Runs per configuration, 1 to 10 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Runs per configuration, 1 to 10, one after another, each a run of its own, also with --stack (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--strategy", defaultValue = "cost", paramLabel = "S",
@@ -81,8 +81,9 @@ final class SweepCommand implements Callable<Integer> {
     String maxP99;
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
-            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): an alias per configuration, "
-                    + "the tasks delivered by direct invocation; the worker's memory is restored afterwards. See docs/SWEEP.md.")
+            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): after an estimate of the Lambda compute "
+                    + "and your confirmation, an alias per memory size, the tasks delivered by direct invocation; the worker's memory is "
+                    + "restored afterwards. See docs/SWEEP.md.")
     String deployedStack;
 
     @Option(names = "--concurrency", defaultValue = "5", paramLabel = "N",
