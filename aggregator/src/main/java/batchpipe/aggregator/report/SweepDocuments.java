@@ -99,7 +99,8 @@ public final class SweepDocuments {
                 + "<th class=\"n\">per GB</th><th class=\"n\">per 1k hashes</th><th class=\"n\">throttled periods</th></tr>\n");
         for (SweepReport.Configuration c : r.configurations()) {
             if (c.byKind().isEmpty()) {
-                html.append("<tr><td>").append(Html.escape(c.key())).append("</td><td>").append(Html.escape(c.status())).append("</td><td colspan=\"15\">")
+                html.append("<tr><td>").append(Html.escape(c.key())).append("</td><td>").append(Html.escape(c.status())).append("</td><td>")
+                        .append(c.runId() == null ? "" : "<code>" + Html.escape(c.runId()) + "</code>").append("</td><td colspan=\"14\">")
                         .append(Html.escape(c.note() == null ? "" : c.note())).append("</td></tr>\n");
                 continue;
             }

@@ -66,7 +66,8 @@ public record SweepReport(String sweepId, String label, String cpu, boolean capp
      *
      * @param key        {@code <architecture>-<memory>} (with {@code #<repeat>} for a repeat beyond the first)
      * @param vcpuShare  memory ÷ 1,769 MB, Lambda's CPU share for that memory
-     * @param status     {@link #MEASURED}, {@link #FAILED} (tasks failed), {@link #BEYOND_THIS_MACHINE}, {@link #NOT_MEASURABLE_HERE}
+     * @param status     {@link #MEASURED}, {@link #FAILED} (tasks failed, or its run did not complete: then it has no
+     *                   figures), {@link #BEYOND_THIS_MACHINE}, {@link #NOT_MEASURABLE_HERE}
      * @param note       why it was not run, or what went wrong; null when measured cleanly
      * @param runId      its run; null when not run
      * @param instances  worker instances allowed at once (those the machine's cores can serve at that share)
@@ -78,8 +79,14 @@ public record SweepReport(String sweepId, String label, String cpu, boolean capp
     public record Configuration(String key, String architecture, int memoryMb, int repeat, double vcpuShare, String status, String note,
                                 String runId, int instances, CpuEvidence evidence, Map<String, KindFigures> byKind, Cost cost,
                                 Double hashRatePerTask) implements JsonWritable {
+        /** Whether it has figures: its run completed and was reported (with or without failed tasks). */
         public boolean measured() {
-            return status.equals(MEASURED) || status.equals(FAILED);
+            return (status.equals(MEASURED) || status.equals(FAILED)) && byKind.containsKey(ALL);
+        }
+
+        /** Its architecture and memory size, the key its repeats share. */
+        public String configurationKey() {
+            return architecture + "-" + memoryMb;
         }
 
         @Override
@@ -161,7 +168,7 @@ public record SweepReport(String sweepId, String label, String cpu, boolean capp
     }
 
     /** What the sweep did with one configuration (one repeat of it). */
-    public sealed interface Outcome permits Measured, NotRun {
+    public sealed interface Outcome permits Measured, Incomplete, NotRun {
     }
 
     /**
@@ -171,6 +178,17 @@ public record SweepReport(String sweepId, String label, String cpu, boolean capp
      */
     public record Measured(String key, String architecture, int memoryMb, int repeat, double vcpuShare, int instances, Report report,
                            CpuEvidence evidence, List<Double> hashRates) implements Outcome {
+    }
+
+    /**
+     * A configuration whose run was started but did not complete (within its timeout, or stalled): shown
+     * {@link #FAILED} with the reason, without figures, and never recommended.
+     *
+     * @param reason e.g. "did not complete within 600 s: 3 of 8 tasks counted"
+     * @param evidence what the sweep saw of the cap until then; null when not capped or not known
+     */
+    public record Incomplete(String key, String architecture, int memoryMb, int repeat, double vcpuShare, int instances, String runId,
+                             String reason, CpuEvidence evidence) implements Outcome {
     }
 
     /** A configuration that was not run, with its status ({@link #BEYOND_THIS_MACHINE}, {@link #NOT_MEASURABLE_HERE}) and why. */
@@ -195,6 +213,8 @@ public record SweepReport(String sweepId, String label, String cpu, boolean capp
         for (Outcome outcome : outcomes) {
             configurations.add(switch (outcome) {
                 case Measured measured -> figures(measured);
+                case Incomplete i -> new Configuration(i.key(), i.architecture(), i.memoryMb(), i.repeat(), i.vcpuShare(), FAILED, i.reason(),
+                        i.runId(), i.instances(), i.evidence(), Map.of(), null, null);
                 case NotRun n -> new Configuration(n.key(), n.architecture(), n.memoryMb(), n.repeat(), n.vcpuShare(), n.status(), n.note(),
                         null, 0, null, Map.of(), null, null);
             });
@@ -265,23 +285,25 @@ public record SweepReport(String sweepId, String label, String cpu, boolean capp
 
     /**
      * A configuration as the recommendation sees it: over its repeats, the highest p99 and the mean
-     * cost per run; failed when any repeat failed.
+     * cost per run; failed when any repeat failed, also one whose run did not complete.
      */
     record Candidate(String key, String architecture, int memoryMb, BigDecimal cost, long p99Ms, boolean failed) {
     }
 
     static List<Candidate> candidates(List<Configuration> configurations) {
         Map<String, List<Configuration>> byKey = new LinkedHashMap<>();
+        java.util.Set<String> failedKeys = new java.util.HashSet<>();
         for (Configuration c : configurations) {
+            if (c.status().equals(FAILED)) failedKeys.add(c.configurationKey());
             if (!c.measured() || c.cost() == null || c.byKind().get(ALL).p99Ms() == null) continue;
-            byKey.computeIfAbsent(c.architecture() + "-" + c.memoryMb(), k -> new ArrayList<>()).add(c);
+            byKey.computeIfAbsent(c.configurationKey(), k -> new ArrayList<>()).add(c);
         }
         List<Candidate> candidates = new ArrayList<>();
         byKey.forEach((key, runs) -> {
             BigDecimal sum = runs.stream().map(r -> r.cost().perRun()).reduce(BigDecimal.ZERO, BigDecimal::add);
             BigDecimal mean = sum.divide(BigDecimal.valueOf(runs.size()), java.math.MathContext.DECIMAL64);
             long p99 = runs.stream().mapToLong(r -> r.byKind().get(ALL).p99Ms()).max().orElseThrow();
-            boolean failed = runs.stream().anyMatch(r -> r.status().equals(FAILED));
+            boolean failed = failedKeys.contains(key);
             candidates.add(new Candidate(key, runs.get(0).architecture(), runs.get(0).memoryMb(), mean, p99, failed));
         });
         return candidates;
@@ -307,9 +329,11 @@ public record SweepReport(String sweepId, String label, String cpu, boolean capp
         }
         List<Candidate> ok = candidates.stream().filter(c -> !c.failed()).toList();
         if (ok.isEmpty()) {
-            long failed = candidates.stream().filter(Candidate::failed).count();
+            long failed = configurations.stream().filter(c -> c.status().equals(FAILED)).map(Configuration::configurationKey).distinct().count();
+            long notRun = configurations.stream().filter(c -> !c.status().equals(FAILED) && !c.status().equals(MEASURED))
+                    .map(Configuration::configurationKey).distinct().count();
             return new Recommendation(null, "No recommendation: no configuration was measured without failed tasks ("
-                    + failed + " failed, " + configurations.stream().filter(c -> !c.measured()).count() + " not run).");
+                    + failed + " failed, " + notRun + " not run).");
         }
         if (settings.maxP99Ms() != null) {
             List<Candidate> within = ok.stream().filter(c -> c.p99Ms() <= settings.maxP99Ms()).toList();

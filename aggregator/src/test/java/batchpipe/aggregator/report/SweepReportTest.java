@@ -220,6 +220,67 @@ class SweepReportTest {
     }
 
     @Test
+    void aConfigurationWhoseRunDidNotComplete_isShownFailedWithItsReasonEverywhere_andNeverRecommended() {
+        String reason = "did not complete within 60 s: 1 of 4 tasks counted";
+        // 885 MB would be the cheapest; its run never completed, so it has no figures at all.
+        List<SweepReport.Outcome> outcomes = List.of(new SweepReport.Incomplete("x86_64-885", "x86_64", 885, 1, 0.5, 3, "sweep-1-x86_64-885", reason, null),
+                measured(1769, 1.0, false), measured(3538, 1.2, false));
+        SweepReport sweep = SweepReport.of(COST, outcomes);
+
+        SweepReport.Configuration incomplete = sweep.configuration("x86_64-885");
+        assertThat(incomplete.status()).isEqualTo(SweepReport.FAILED);
+        assertThat(incomplete.note()).isEqualTo(reason);
+        assertThat(incomplete.runId()).isEqualTo("sweep-1-x86_64-885");
+        assertThat(incomplete.measured()).isFalse();
+        assertThat(sweep.recommendation().key()).isEqualTo("x86_64-1769");
+        assertThat(sweep.paretoFrontier()).doesNotContain("x86_64-885");
+        // The speedups are over the smallest memory size that has figures.
+        assertThat(sweep.configuration("x86_64-1769").byKind().get("all").speedup()).isEqualTo(1.0);
+
+        Map<String, String> files = SweepDocuments.render(sweep);
+        Map<String, Object> json = list(Json.parseObject(files.get("sweep.json")).get("configurations")).get(0);
+        assertThat(json).containsEntry("status", "failed").containsEntry("note", reason).containsEntry("runId", "sweep-1-x86_64-885");
+        assertThat(files.get("sweep.md")).contains("| x86_64-885 | 0.500 | failed: " + reason + " | `sweep-1-x86_64-885` |");
+        assertThat(files.get("sweep.html")).contains("<td>failed</td><td><code>sweep-1-x86_64-885</code></td><td colspan=\"14\">" + reason);
+        SweepDocuments.charts(sweep); // no figures to draw for it, and nothing breaks
+    }
+
+    @Test
+    void repeats_countWithTheirHighestP99AndMeanCost_andTheSpeedupBaseIsTheFirstRepeat() {
+        SweepReport.Measured first = measured(1769, 1.0, false);
+        SweepReport.Measured slower = measured(1769, 1.5, false);
+        SweepReport.Measured second = new SweepReport.Measured("x86_64-1769#2", "x86_64", 1769, 2, slower.vcpuShare(), slower.instances(),
+                slower.report(), slower.evidence(), slower.hashRates());
+        SweepReport sweep = SweepReport.of(COST, List.of(first, second, measured(3538, 1.0, false)));
+
+        SweepReport.Candidate c1769 = SweepReport.candidates(sweep.configurations()).get(0);
+        assertThat(c1769.key()).isEqualTo("x86_64-1769");
+        assertThat(c1769.p99Ms()).isEqualTo(Math.max(first.report().figures().overall().latency().taskDurationMs().p99(),
+                second.report().figures().overall().latency().taskDurationMs().p99()));
+        assertThat(c1769.cost()).isEqualByComparingTo(first.report().cost().total().add(second.report().cost().total())
+                .divide(BigDecimal.valueOf(2), java.math.MathContext.DECIMAL64));
+        assertThat(sweep.configurations()).extracting(SweepReport.Configuration::key).containsExactly("x86_64-1769", "x86_64-1769#2", "x86_64-3538");
+        assertThat(sweep.configurations().get(1).byKind().get("all").speedup())
+                .isEqualTo(Math.round(first.report().figures().overall().latency().taskDurationMs().p50()
+                        / (double) second.report().figures().overall().latency().taskDurationMs().p50() * 1000) / 1000.0);
+    }
+
+    @Test
+    void aRepeatThatDidNotComplete_failsItsWholeConfiguration() {
+        SweepReport.Measured first = measured(885, 1.0, false);
+        List<SweepReport.Outcome> outcomes = List.of(first,
+                new SweepReport.Incomplete("x86_64-885#2", "x86_64", 885, 2, 0.5, 3, "sweep-1-x86_64-885-r2", "did not complete within 60 s: 0 of 4 tasks counted", null),
+                measured(1769, 1.0, false));
+        SweepReport sweep = SweepReport.of(COST, outcomes);
+        assertThat(sweep.recommendation().key()).isEqualTo("x86_64-1769");
+        assertThat(sweep.paretoFrontier()).containsExactly("x86_64-1769");
+
+        SweepReport none = SweepReport.of(COST, outcomes.subList(0, 2));
+        assertThat(none.recommendation().key()).isNull();
+        assertThat(none.recommendation().reason()).contains("(1 failed, 0 not run)");
+    }
+
+    @Test
     void uncapped_saysSoOnItsFirstLineInEveryDocument_andRecommendsNothing() {
         SweepReport sweep = SweepReport.of(new SweepReport.Settings("sweep-1", null, "CPU not capped: no cpu controller", false, "cost", 0.5, null),
                 fourSizes());

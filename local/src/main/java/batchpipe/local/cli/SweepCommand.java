@@ -14,6 +14,8 @@ import batchpipe.local.stack.LocalStack;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.sweep.CpuCgroups;
 import batchpipe.local.sweep.LocalSweep;
+import batchpipe.local.sweep.SweepEstimate;
+import batchpipe.local.report.StoredRunReports;
 import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.spec.InvalidRunSpecException;
 import batchpipe.producer.spec.RunSpecParser;
@@ -23,6 +25,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +65,7 @@ final class SweepCommand implements Callable<Integer> {
             description = "Architectures: x86_64, arm64 or both (default: ${DEFAULT-VALUE}); locally only this machine's is measurable.")
     List<String> architectures;
 
-    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Runs per configuration, 1 to 10 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Runs per configuration, 1 to 10, one after another, each a run of its own, also with --stack (default: ${DEFAULT-VALUE}).")
     int repeat;
 
     @Option(names = "--strategy", defaultValue = "cost", paramLabel = "S",
@@ -78,8 +81,9 @@ final class SweepCommand implements Callable<Integer> {
     String maxP99;
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
-            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): an alias per configuration, "
-                    + "the tasks delivered by direct invocation; the worker's memory is restored afterwards. See docs/SWEEP.md.")
+            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): after an estimate of the Lambda compute "
+                    + "and your confirmation, an alias per memory size, the tasks delivered by direct invocation; the worker's memory is "
+                    + "restored afterwards. See docs/SWEEP.md.")
     String deployedStack;
 
     @Option(names = "--concurrency", defaultValue = "5", paramLabel = "N",
@@ -89,7 +93,8 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--yes", description = "Do not ask for confirmation before running.")
     boolean yes;
 
-    @Option(names = "--timeout", defaultValue = "1800", paramLabel = "SECONDS", description = "Seconds each configuration's run may take (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout", defaultValue = "1800", paramLabel = "SECONDS", description = "Seconds each configuration's run may take, 1 to 86400; a run not complete by then fails its configuration and the sweep "
+                    + "goes on (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Where the sweep's files go (default: out/<sweepId>); each run's report goes to out/<runId>/.")
@@ -112,11 +117,11 @@ final class SweepCommand implements Callable<Integer> {
         if (sampleObjects < 1 || sampleObjects > 200) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sample-objects must be between 1 and 200, got " + sampleObjects);
         }
+        if (timeoutSeconds < 1 || timeoutSeconds > 86_400) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be between 1 and 86400 seconds, got " + timeoutSeconds);
+        }
         if (concurrency < 1 || concurrency > 100) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--concurrency must be between 1 and 100, got " + concurrency);
-        }
-        if (deployedStack != null && repeat != 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--repeat with --stack is not supported: run the sweep again");
         }
         Long maxP99Ms = maxP99 == null ? null : parseDuration(maxP99);
         if (!SweepReport.STRATEGIES.contains(strategy)) {
@@ -240,30 +245,31 @@ final class SweepCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), specFile + " (stack " + deployedStack + "): " + e.getMessage());
             }
             batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, err);
-            long tasks = aws.taskCount(runSpec);
+            SweepEstimate.Workload work = aws.workload(runSpec);
+            String label = specJson.get("label") instanceof String l ? l : null;
+            SweepEstimate.Reference reference = estimateReference(s3, outputs.get("ReportsLocation"), label, err);
             var prices = batchpipe.aggregator.cost.PriceTable.defaults();
-            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): " + tasks
-                    + " tasks per configuration, delivered " + concurrency + " invocations at once to an alias per configuration");
-            batchpipe.local.sweep.AwsSweep.estimates(runSpec, aliasConfigurations, prices).forEach((key, estimate) -> err.println("  " + key
-                    + ": estimated Lambda compute " + (estimate == null ? "not estimated (scan tasks only)" : "$" + estimate.toPlainString())
-                    + (runSpec.scan().isEmpty() ? "" : " (hash tasks only; scan tasks are not estimated)")));
+            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): "
+                    + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each (" + work.hashTasks() + " hash, "
+                    + work.scanTasks() + " scan), delivered " + concurrency + " invocations at once to an alias per memory size");
+            err.println("  estimate: " + SweepEstimate.assumptions(reference, work));
+            BigDecimal total = BigDecimal.ZERO;
+            for (LocalSweep.Configuration c : configurations) {
+                SweepEstimate.Estimate e = SweepEstimate.estimate(work, reference, c.key(), c.architecture(), c.memoryMb(), prices);
+                total = total.add(e.lambdaCompute());
+                err.println("  " + c.key() + ": estimated Lambda compute $" + e.lambdaCompute().toPlainString() + " (" + e.basis() + ")");
+            }
+            err.println("  in all: estimated Lambda compute $" + total.round(new java.math.MathContext(3)).toPlainString());
             if (!yes && !confirmed(err)) {
                 err.println("batchpipe sweep: not confirmed; nothing was changed (--yes skips the question)");
                 return 1;
             }
             Thread restoreOnExit = new Thread(aliases::restore, "sweep-restore");
             Runtime.getRuntime().addShutdownHook(restoreOnExit);
-            Map<String, String> runIds = new LinkedHashMap<>();
+            List<batchpipe.local.sweep.AwsSweep.ConfigurationRun> runs;
             try {
-                aliases.run(aliasConfigurations, c -> {
-                    String runId = sweepId + "-" + c.architecture() + "-" + c.memoryMb();
-                    runIds.put(c.key(), runId);
-                    Map<String, Object> runSpecJson = new LinkedHashMap<>(specJson);
-                    runSpecJson.put("runId", runId);
-                    runSpecJson.put("sweepId", sweepId);
-                    runSpecJson.put("label", (specJson.get("label") instanceof String l ? l + " " : "sweep ") + c.key());
-                    return aws.plan(runSpecJson);
-                });
+                runs = batchpipe.local.sweep.AwsSweep.run(aliases, sweepId, specJson, configurations, aws.runs(), concurrency,
+                        Duration.ofSeconds(timeoutSeconds), err);
             } finally {
                 try {
                     Runtime.getRuntime().removeShutdownHook(restoreOnExit);
@@ -272,14 +278,42 @@ final class SweepCommand implements Callable<Integer> {
                 }
             }
             List<SweepReport.Outcome> outcomes = new ArrayList<>();
-            for (LocalSweep.Configuration c : configurations) {
-                outcomes.add(aws.awaitReport(runIds.get(c.key()), c.key(), c.architecture(), c.memoryMb(), c.repeat(), concurrency,
-                        Duration.ofSeconds(timeoutSeconds)));
+            for (batchpipe.local.sweep.AwsSweep.ConfigurationRun run : runs) {
+                LocalSweep.Configuration c = run.configuration();
+                if (run.incomplete() != null) {
+                    outcomes.add(run.incomplete());
+                    continue;
+                }
+                try {
+                    outcomes.add(aws.awaitReport(run.runId(), c.key(), c.architecture(), c.memoryMb(), c.repeat(), concurrency,
+                            Duration.ofSeconds(timeoutSeconds)));
+                } catch (IllegalStateException noReport) {
+                    // Complete, but the aggregator wrote no report in time: failed with that reason, the others still reported.
+                    outcomes.add(new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(),
+                            Math.round(c.memoryMb() / 1769.0 * 1000) / 1000.0, concurrency, run.runId(), noReport.getMessage(), null));
+                }
             }
-            String label = specJson.get("label") instanceof String l ? l : null;
             SweepReport report = SweepReport.of(new SweepReport.Settings(sweepId, label, "AWS Lambda on stack " + deployedStack
                     + ": CPU in proportion to memory, as Lambda gives it", true, strategy, balancedWeight, maxP99Ms), outcomes);
             return write(report, outDir != null ? outDir : Path.of("out", sweepId), out, err);
+        }
+    }
+
+    /**
+     * The newest stored report of the spec's label in the stack's reports (its ReportsLocation output), for the
+     * estimate; null (the estimate then comes from the spec) when there is none or they cannot be read.
+     */
+    private static SweepEstimate.Reference estimateReference(software.amazon.awssdk.services.s3.S3Client s3, String reportsLocation, String label,
+                                                             PrintStream err) {
+        if (label == null || reportsLocation == null || reportsLocation.isBlank()) return null;
+        try {
+            ReportCommand.ReportsAt at = ReportCommand.ReportsAt.parse(reportsLocation);
+            return SweepEstimate.reference(StoredRunReports.inBucket(s3, at.bucket(),
+                    batchpipe.aggregator.delivery.ReportStore.normalisePrefix(at.prefix())).reports(), label);
+        } catch (RuntimeException e) {
+            err.println("batchpipe sweep: could not read the stored reports in " + reportsLocation + " (" + e.getMessage()
+                    + "); estimating from the spec");
+            return null;
         }
     }
 

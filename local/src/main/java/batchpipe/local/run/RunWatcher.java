@@ -64,27 +64,54 @@ public final class RunWatcher {
             if (status.complete()) return status;
             emptyPolls = tasksQueueEmpty.getAsBoolean() ? emptyPolls + 1 : 0;
             if (emptyPolls >= STALLED_AFTER_EMPTY_POLLS) {
-                throw new RunStalledException(runId, "run " + runId + " stalled: " + status.finished() + " of " + status.planned()
-                        + " tasks are counted and nothing is left to deliver: the rest were lost (no message, no record)");
+                throw new RunStalledException(runId, "stalled: " + status.finished() + " of " + status.planned()
+                        + " tasks counted and nothing is left to deliver: the rest were lost (no message, no record)", status);
             }
             Thread.sleep(200);
         } while (System.nanoTime() < deadline);
-        throw new IllegalStateException("run " + runId + " did not complete within " + timeout.toSeconds() + " s: "
-                + status.finished() + " of " + status.planned() + " tasks have a final record"
-                + (status.planned() == 0 ? " (is the run id right, and are workers consuming the tasks queue?)" : ""));
+        throw new RunIncompleteException(runId, "did not complete within " + timeout.toSeconds() + " s: " + status.finished() + " of "
+                + status.planned() + " tasks counted", status,
+                status.planned() == 0 ? " (is the run id right, and are workers consuming the tasks queue?)" : "");
     }
 
-    /** A run that cannot complete: thrown with its id so that its books can still be audited. */
-    public static final class RunStalledException extends IllegalStateException {
+    /**
+     * A run that did not complete while it was watched: thrown with its id and how far it got, so that a
+     * caller can report it (a sweep marks its configuration failed) or audit its books.
+     */
+    public static class RunIncompleteException extends IllegalStateException {
         private final String runId;
+        private final String reason;
+        private final RunProgress progress;
 
-        RunStalledException(String runId, String message) {
-            super(message);
+        public RunIncompleteException(String runId, String reason, RunProgress progress) {
+            this(runId, reason, progress, "");
+        }
+
+        RunIncompleteException(String runId, String reason, RunProgress progress, String hint) {
+            super("run " + runId + " " + reason + hint);
             this.runId = runId;
+            this.reason = reason;
+            this.progress = progress;
         }
 
         public String runId() {
             return runId;
+        }
+
+        /** Why, without the run id: "did not complete within 60 s: 3 of 8 tasks counted". */
+        public String reason() {
+            return reason;
+        }
+
+        public RunProgress progress() {
+            return progress;
+        }
+    }
+
+    /** A run that cannot complete: nothing is left to deliver and some tasks have no record. */
+    public static final class RunStalledException extends RunIncompleteException {
+        RunStalledException(String runId, String reason, RunProgress progress) {
+            super(runId, reason, progress, "");
         }
     }
 

@@ -168,7 +168,8 @@ public final class ProcessLambdaRuntime implements AutoCloseable {
             }
             long from = Math.max(queued, instance.readyNanos);
             Duration timeout = Duration.ofSeconds(function.timeoutSeconds());
-            CompletableFuture<RuntimeApiServer.Outcome> answer = instance.server.invoke(new String(event, StandardCharsets.UTF_8), timeout);
+            CompletableFuture<RuntimeApiServer.Outcome> answer = instance.server.invoke(requestId, new String(event, StandardCharsets.UTF_8), timeout,
+                    RuntimeApiServer.UNSAMPLED_TRACE);
             RuntimeApiServer.Outcome outcome;
             try {
                 outcome = waitWhileAlive(instance, answer, timeout);

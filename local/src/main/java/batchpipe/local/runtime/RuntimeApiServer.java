@@ -99,7 +99,14 @@ public final class RuntimeApiServer implements AutoCloseable {
 
     /** {@link #invoke(String, Duration)} with the X-Ray trace header Lambda would pass (Lambda-Runtime-Trace-Id). */
     public CompletableFuture<Outcome> invoke(String event, Duration timeout, String traceHeader) {
-        String requestId = UUID.randomUUID().toString();
+        return invoke(UUID.randomUUID().toString(), event, timeout, traceHeader);
+    }
+
+    /**
+     * {@link #invoke(String, Duration, String)} under the caller's request id: the one the function sees as its
+     * awsRequestId (and writes on its task records), so that the caller's REPORT line for it names the same id.
+     */
+    public CompletableFuture<Outcome> invoke(String requestId, String event, Duration timeout, String traceHeader) {
         Invocation invocation = new Invocation(requestId, event, System.currentTimeMillis() + timeout.toMillis(), traceHeader,
                 new CompletableFuture<>());
         pending.add(invocation);

@@ -41,8 +41,26 @@ import java.util.function.Function;
  * deletes the aliases and the versions the sweep published; {@link #run} always calls it.
  */
 public final class AliasSweep {
-    /** One configuration: a function (the worker or its twin on the other architecture) at a memory size. */
+    /**
+     * One configuration: a function (the worker or its twin on the other architecture) at a memory size.
+     * Repeats of one memory size (keys {@code x86_64-885}, {@code x86_64-885#2}) share its version and alias.
+     */
     public record Configuration(String key, String architecture, int memoryMb) {
+        String aliasKey() {
+            return architecture + "-" + memoryMb;
+        }
+    }
+
+    /** Delivers task messages' bodies to the configuration's alias. */
+    @FunctionalInterface
+    public interface Deliverer {
+        Delivery deliver(List<String> bodies) throws InterruptedException;
+    }
+
+    /** What the sweep does with one configuration once its alias is active: plan a run, deliver it, wait for it. */
+    @FunctionalInterface
+    public interface Step<R> {
+        R run(Configuration configuration, Deliverer deliverer) throws InterruptedException;
     }
 
     /** How a configuration's delivery went. */
@@ -69,6 +87,9 @@ public final class AliasSweep {
     /** function → its aliases and versions made by this sweep, removed by {@link #restore()}. */
     private final Map<String, List<String>> aliases = new LinkedHashMap<>();
     private final Map<String, List<String>> versions = new LinkedHashMap<>();
+    /** {@code <architecture>-<memory>} → its alias, made once and used by every repeat. */
+    private final Map<String, String> aliasByConfiguration = new LinkedHashMap<>();
+    private final Map<String, String> versionByAlias = new LinkedHashMap<>();
 
     /**
      * @param functionByArchitecture the worker's function name by its architecture: the worker, and its
@@ -108,14 +129,27 @@ public final class AliasSweep {
      * configuration's run and answers its task messages' bodies.
      */
     public List<Delivery> run(List<Configuration> configurations, Function<Configuration, List<String>> tasksFor) throws InterruptedException {
+        return run(configurations, (c, deliverer) -> deliverer.deliver(tasksFor.apply(c)));
+    }
+
+    /**
+     * Runs {@code step} for every configuration in order, each once its alias is active (a repeat uses the
+     * alias its memory size already has), then restores the functions, also when a step throws.
+     */
+    public <R> List<R> run(List<Configuration> configurations, Step<R> step) throws InterruptedException {
         for (Configuration c : configurations) functionFor(c.architecture()); // a missing twin fails before anything changes
         try {
-            List<Delivery> deliveries = new ArrayList<>();
+            List<R> results = new ArrayList<>();
             for (Configuration c : configurations) {
-                String alias = prepare(c);
-                deliveries.add(deliver(c, alias, tasksFor.apply(c)));
+                String alias = aliasByConfiguration.get(c.aliasKey());
+                if (alias == null) {
+                    alias = prepare(c);
+                    aliasByConfiguration.put(c.aliasKey(), alias);
+                }
+                String ready = alias;
+                results.add(step.run(c, bodies -> deliver(c, ready, bodies)));
             }
-            return deliveries;
+            return results;
         } finally {
             restore();
         }
@@ -134,6 +168,7 @@ public final class AliasSweep {
         String alias = aliasName(c);
         lambda.createAlias(b -> b.functionName(function).name(alias).functionVersion(version).description("batchpipe sweep " + sweepId));
         aliases.computeIfAbsent(function, f -> new ArrayList<>()).add(alias);
+        versionByAlias.put(alias, version);
         awaitActive(function, version);
         log.println("batchpipe sweep: " + c.key() + ": " + function + " version " + version + " as alias " + alias + ", active");
         return alias;
@@ -141,7 +176,7 @@ public final class AliasSweep {
 
     /** An alias name Lambda accepts ([a-zA-Z0-9-_]+, not only digits, at most 128) and unique in the sweep. */
     String aliasName(Configuration c) {
-        String name = ("sweep-" + sweepId.replaceFirst("^sweep-", "") + "-" + c.key()).replaceAll("[^a-zA-Z0-9_-]", "-");
+        String name = ("sweep-" + sweepId.replaceFirst("^sweep-", "") + "-" + c.aliasKey()).replaceAll("[^a-zA-Z0-9_-]", "-");
         return name.length() <= 128 ? name : name.substring(name.length() - 128);
     }
 
@@ -218,7 +253,7 @@ public final class AliasSweep {
         for (Item item : pending) failed.add(item.body());
         log.println("batchpipe sweep: " + c.key() + ": " + bodies.size() + " tasks in " + invocations + " invocations, " + redelivered
                 + " redelivered, " + failed.size() + " still failing after " + maxReceiveCount + " attempts");
-        return new Delivery(c.key(), alias, versions.get(function).get(versions.get(function).size() - 1), invocations, bodies.size(),
+        return new Delivery(c.key(), alias, versionByAlias.get(alias), invocations, bodies.size(),
                 redelivered, failed);
     }
 
@@ -304,6 +339,8 @@ public final class AliasSweep {
             }
         }
         originalMemory.clear();
+        aliasByConfiguration.clear();
+        versionByAlias.clear();
         if (!problems.isEmpty()) {
             log.println("batchpipe sweep: could not restore everything, do it by hand: " + String.join("; ", problems));
         }

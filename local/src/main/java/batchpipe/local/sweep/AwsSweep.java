@@ -2,7 +2,6 @@ package batchpipe.local.sweep;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.RunReader;
-import batchpipe.aggregator.cost.PriceTable;
 import batchpipe.aggregator.report.SweepReport;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.report.RunSummaryItem;
@@ -13,9 +12,9 @@ import batchpipe.producer.listing.ObjectLister;
 import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.RunSpec;
 import batchpipe.producer.spec.RunSpecParser;
-import batchpipe.worker.pool.PoolSize;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
@@ -24,8 +23,6 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
 
 import java.io.PrintStream;
-import java.math.BigDecimal;
-import java.math.MathContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,8 +40,22 @@ import java.util.UUID;
  * reports and compares them.
  */
 public final class AwsSweep {
-    /** Reference speed for the estimate: jBCrypt at cost 10 on one vCPU (docs/BENCHMARKS.md, GUIDE section 4). */
-    static final double SECONDS_PER_HASH_AT_COST_10 = 0.065;
+    /** What the sweep needs of a configuration's run besides Lambda: planning it, and watching it complete. */
+    public interface Runs {
+        /** Plans the run in the stack's table and answers its task messages' bodies, which are not sent to the queue. */
+        List<String> plan(Map<String, Object> runSpecJson);
+
+        /** Returns once the run is complete; throws {@link RunWatcher.RunIncompleteException} when it is not within {@code timeout}. */
+        void awaitCompletion(String runId, Duration timeout) throws InterruptedException;
+    }
+
+    /**
+     * How a configuration's run went: its run id and delivery, and when it did not complete (or its tasks
+     * could not all be delivered), the configuration to report as failed.
+     */
+    public record ConfigurationRun(LocalSweep.Configuration configuration, String runId, AliasSweep.Delivery delivery,
+                                   SweepReport.Incomplete incomplete) {
+    }
 
     private final S3Client s3;
     private final DynamoDbClient dynamoDb;
@@ -60,26 +71,91 @@ public final class AwsSweep {
         this.err = err;
     }
 
-    /** Tasks one run of the spec has: its hash batches and the objects its scan sources list now. */
-    public long taskCount(RunSpec spec) {
-        long tasks = spec.hash() == null ? 0 : spec.hash().batches();
+    /**
+     * What one run of the spec has to do: its hash batches, and the objects its scan sources plan (listed
+     * as the planner lists them: the suffix, no folder markers or empty objects, at most maxObjects) with
+     * their sizes summed.
+     */
+    public SweepEstimate.Workload workload(RunSpec spec) {
+        long scanTasks = 0, scanBytes = 0;
         ObjectLister lister = new ObjectLister(s3);
-        for (RunSpec.ScanSource source : spec.scan()) tasks += lister.list(source).size();
-        return tasks;
+        for (RunSpec.ScanSource source : spec.scan()) {
+            long cap = source.maxObjects() == null ? Long.MAX_VALUE : source.maxObjects();
+            long listed = 0;
+            String after = null;
+            while (listed < cap) {
+                ObjectLister.ListedPage page = lister.page(source, after);
+                for (S3Object object : page.objects()) {
+                    if (listed >= cap) break;
+                    if (!ObjectLister.scannable(source, object)) continue;
+                    listed++;
+                    scanBytes += object.size();
+                }
+                if (!page.truncated() || page.objects().isEmpty()) break;
+                after = page.objects().get(page.objects().size() - 1).key();
+            }
+            scanTasks += listed;
+        }
+        RunSpec.HashSpec hash = spec.hash();
+        return hash == null ? new SweepEstimate.Workload(0, 0, 0, scanTasks, scanBytes)
+                : new SweepEstimate.Workload(hash.batches(), hash.batchSize(), hash.cost(), scanTasks, scanBytes);
     }
 
     /**
-     * An estimate of one configuration's Lambda compute, from the spec alone: the hashes at the reference
-     * speed, spread over the vCPUs the memory buys; scan tasks are not estimated (their speed depends on
-     * the objects' contents). Null when the spec has no hash tasks.
+     * Every configuration in order (repeats one after another, each a run of its own through its memory
+     * size's alias): plan its run, deliver its tasks, and wait up to {@code timeout} from the start of the
+     * delivery for it to complete. A run that does not complete, or whose tasks could not be delivered, is
+     * answered as {@link SweepReport.Incomplete} and the sweep goes on; the aliases are removed and the
+     * memory put back at the end in any case ({@link AliasSweep#run}).
      */
-    public static BigDecimal estimatedLambdaCost(RunSpec spec, int memoryMb, String architecture, PriceTable prices) {
-        if (spec.hash() == null) return null;
-        double cpuSeconds = (double) spec.hash().batches() * spec.hash().batchSize() * SECONDS_PER_HASH_AT_COST_10 * Math.pow(2, spec.hash().cost() - 10);
-        double share = Math.min(PoolSize.MAX_LAMBDA_VCPUS, memoryMb / (double) PoolSize.MB_PER_VCPU);
-        double seconds = cpuSeconds / share;
-        BigDecimal gbSeconds = BigDecimal.valueOf(seconds * memoryMb / 1024.0);
-        return gbSeconds.multiply(prices.gbSecondPrice(architecture)).round(new MathContext(3));
+    public static List<ConfigurationRun> run(AliasSweep aliases, String sweepId, Map<String, Object> specJson,
+                                             List<LocalSweep.Configuration> configurations, Runs runs, int concurrency, Duration timeout,
+                                             PrintStream err) throws InterruptedException {
+        Map<String, LocalSweep.Configuration> byKey = new LinkedHashMap<>();
+        for (LocalSweep.Configuration c : configurations) byKey.put(c.key(), c);
+        List<AliasSweep.Configuration> aliasConfigurations = configurations.stream()
+                .map(c -> new AliasSweep.Configuration(c.key(), c.architecture(), c.memoryMb())).toList();
+        return aliases.run(aliasConfigurations, (ac, deliverer) -> {
+            LocalSweep.Configuration c = byKey.get(ac.key());
+            String runId = c.runId(sweepId);
+            double share = Math.round(c.memoryMb() / 1769.0 * 1000) / 1000.0;
+            List<String> bodies = runs.plan(c.runSpec(specJson, sweepId));
+            long started = System.nanoTime();
+            AliasSweep.Delivery delivery;
+            try {
+                delivery = deliverer.deliver(bodies);
+            } catch (IllegalStateException e) {
+                String reason = "delivering its " + bodies.size() + " tasks failed: " + e.getMessage();
+                err.println("batchpipe sweep: " + c.key() + ": run " + runId + ": " + reason + "; marked failed, going on");
+                return new ConfigurationRun(c, runId, null, new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(), share,
+                        concurrency, runId, reason, null));
+            }
+            Duration left = timeout.minusNanos(System.nanoTime() - started);
+            try {
+                runs.awaitCompletion(runId, left.isNegative() ? Duration.ZERO : left);
+            } catch (RunWatcher.RunIncompleteException e) {
+                String reason = e.reason().replaceFirst("^did not complete within \\d+ s", "did not complete within " + timeout.toSeconds() + " s");
+                err.println("batchpipe sweep: " + c.key() + ": run " + runId + " " + reason + "; marked failed, going on");
+                return new ConfigurationRun(c, runId, delivery, new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(), share,
+                        concurrency, runId, reason, null));
+            }
+            return new ConfigurationRun(c, runId, delivery, null);
+        });
+    }
+
+    /** The stack's side of the runs: planning into its table, watching its progress shards. */
+    public Runs runs() {
+        return new Runs() {
+            @Override
+            public List<String> plan(Map<String, Object> runSpecJson) {
+                return AwsSweep.this.plan(runSpecJson);
+            }
+
+            @Override
+            public void awaitCompletion(String runId, Duration timeout) throws InterruptedException {
+                new RunWatcher(dynamoDb, s3, table).awaitCompletion(runId, timeout, (done, planned) -> { });
+            }
+        };
     }
 
     /**
@@ -139,12 +215,5 @@ public final class AwsSweep {
         @Override
         public void close() {
         }
-    }
-
-    /** For the confirmation: each configuration with its estimate. */
-    public static Map<String, BigDecimal> estimates(RunSpec spec, List<AliasSweep.Configuration> configurations, PriceTable prices) {
-        Map<String, BigDecimal> estimates = new LinkedHashMap<>();
-        for (AliasSweep.Configuration c : configurations) estimates.put(c.key(), estimatedLambdaCost(spec, c.memoryMb(), c.architecture(), prices));
-        return estimates;
     }
 }

@@ -70,6 +70,20 @@ public final class LocalSweep {
         double vcpuShare() {
             return memoryMb / (double) PoolSize.MB_PER_VCPU;
         }
+
+        /** Its run's id: {@code <sweepId>-<arch>-<memory>}, with {@code -r<n>} for a repeat beyond the first. */
+        public String runId(String sweepId) {
+            return sweepId + "-" + architecture + "-" + memoryMb + (repeat > 1 ? "-r" + repeat : "");
+        }
+
+        /** The spec of its run: the sweep's spec with the run's id, the sweep id, and the label followed by its key. */
+        public Map<String, Object> runSpec(Map<String, Object> specJson, String sweepId) {
+            Map<String, Object> runSpecJson = new LinkedHashMap<>(specJson);
+            runSpecJson.put("runId", runId(sweepId));
+            runSpecJson.put("sweepId", sweepId);
+            runSpecJson.put("label", (specJson.get("label") instanceof String l ? l + " " : "sweep ") + key());
+            return runSpecJson;
+        }
     }
 
     private final LocalStack stack;
@@ -136,15 +150,18 @@ public final class LocalSweep {
         }
     }
 
-    private SweepReport.Measured measure(String sweepId, Map<String, Object> specJson, Configuration c, BiConsumer<Long, Long> progress)
+    /**
+     * One configuration's run, measured and reported; or, when the run does not complete within the
+     * timeout (or stalls), {@link SweepReport.Incomplete} with the reason, after the same clean-up (its
+     * processes stopped, its cgroups removed) and with its tasks' messages purged from the queues, so that
+     * none of them reaches the next configuration's workers.
+     */
+    private SweepReport.Outcome measure(String sweepId, Map<String, Object> specJson, Configuration c, BiConsumer<Long, Long> progress)
             throws IOException, InterruptedException {
         double share = c.vcpuShare();
         int instances = instancesAtOnce(cores, share);
-        String runId = sweepId + "-" + c.architecture() + "-" + c.memoryMb() + (c.repeat() > 1 ? "-r" + c.repeat() : "");
-        Map<String, Object> runSpecJson = new LinkedHashMap<>(specJson);
-        runSpecJson.put("runId", runId);
-        runSpecJson.put("sweepId", sweepId);
-        runSpecJson.put("label", (specJson.get("label") instanceof String l ? l + " " : "sweep ") + c.key());
+        String runId = c.runId(sweepId);
+        Map<String, Object> runSpecJson = c.runSpec(specJson, sweepId);
         RunSpec spec = new RunSpecParser(limits).parse(runSpecJson);
         long memoryBytes = c.memoryMb() * 1024L * 1024L;
         Integer jvmProcessors = cgroups.available() ? probeProcessors(sweepId, c, share, memoryBytes) : null;
@@ -158,6 +175,7 @@ public final class LocalSweep {
         double[] throttledSeconds = new double[1];
         ProcessLambdaRuntime.Placements placements = n -> placement(sweepId, c, n, share, memoryBytes, throttling, throttledSeconds);
         List<InvocationResult> history;
+        RunWatcher.RunIncompleteException incomplete = null;
         Path logDir = outRoot.resolve(runId).resolve("worker-logs");
         try (ProcessLambdaRuntime runtime = new ProcessLambdaRuntime(worker, env, artifacts, c.memoryMb(), instances, placements, logDir)) {
             current = runtime;
@@ -176,8 +194,12 @@ public final class LocalSweep {
                 String deadLetters = stack.ref("TasksDeadLetterQueue");
                 RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), table,
                         () -> RunWatcher.queueEmpty(stack.sqs(), queueUrl) && RunWatcher.queueEmpty(stack.sqs(), deadLetters));
-                watcher.awaitCompletion(runId, timeout, progress);
-                watcher.awaitSummary(runId, timeout);
+                try {
+                    watcher.awaitCompletion(runId, timeout, progress);
+                    watcher.awaitSummary(runId, timeout);
+                } catch (RunWatcher.RunIncompleteException e) {
+                    incomplete = e;
+                }
             } finally {
                 mapping.close();
                 // Before the next configuration's run sends its tasks, or this mapping could take one and sit on it.
@@ -188,6 +210,15 @@ public final class LocalSweep {
             current = null;
         }
         CpuCgroups.Throttling total = new CpuCgroups.Throttling(throttling[0], throttling[1], throttledSeconds[0]);
+        String quota = cgroups.available() ? String.format(Locale.ROOT, "%d/%d us per instance", Math.round(share * CpuCgroups.PERIOD_US), CpuCgroups.PERIOD_US) : null;
+        if (incomplete != null) {
+            purgeTasks(worker);
+            err.printf(Locale.ROOT, "batchpipe sweep: %s: run %s %s; marked failed, its remaining messages purged, going on%n", c.key(), runId,
+                    incomplete.reason());
+            return new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(), round(share), instances, runId, incomplete.reason(),
+                    new SweepReport.CpuEvidence(quota, total.periods(), total.throttledPeriods(), Math.round(total.throttledSeconds() * 1000) / 1000.0,
+                            jvmProcessors, List.of()));
+        }
 
         List<ReportLine> lines = new ArrayList<>();
         String architecture = Invocation.normalizedArchitecture(System.getProperty("os.arch"));
@@ -195,7 +226,6 @@ public final class LocalSweep {
             lines.add(new ReportLine(r.requestId(), worker.functionName(), architecture, r.memorySizeMb(), r.durationMs(), r.billedMs(), r.initMs(),
                     r.maxMemoryMb() > 0 ? Math.toIntExact(r.maxMemoryMb()) : null));
         }
-        String quota = cgroups.available() ? String.format(Locale.ROOT, "%d/%d us per instance", Math.round(share * CpuCgroups.PERIOD_US), CpuCgroups.PERIOD_US) : null;
         String source = "the sweep's worker processes under Lambda's Java runtime interface client: all " + lines.size()
                 + " worker invocations of configuration " + c.key() + " (" + (quota == null ? "CPU not capped: " + cgroups.unavailable()
                 : "cgroup v" + cgroups.version() + " CPU quota " + quota + ", memory limit " + c.memoryMb() + " MiB; cpu.stat: "
@@ -217,6 +247,14 @@ public final class LocalSweep {
         return new SweepReport.Measured(c.key(), c.architecture(), c.memoryMb(), c.repeat(), round(share), instances, summary, evidence,
                 // the per-task rates need the task records themselves; a sweep's runs are small enough to read whole
                 hashRates(new RunReader(stack.dynamoDb(), table).read(runId).tasks()));
+    }
+
+    /** Empties the tasks queue and its dead-letter queue (visible and in-flight messages) of a run that did not complete. */
+    private void purgeTasks(FunctionDefinition worker) {
+        String queueUrl = stack.ref(worker.sqsEvents().get(0).queueLogicalId());
+        for (String queue : List.of(queueUrl, stack.ref("TasksDeadLetterQueue"))) {
+            stack.sqs().purgeQueue(b -> b.queueUrl(queue));
+        }
     }
 
     /** Hashes per second of each done hash task: its hashes ÷ its duration. */

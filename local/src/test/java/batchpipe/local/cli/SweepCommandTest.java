@@ -29,6 +29,7 @@ class SweepCommandTest {
         assertThat(sweep("--memory", "885", "--strategy", "balanced", "--balanced-weight", "1.5").err())
                 .contains("--balanced-weight must be between 0 and 1, got 1.5");
         assertThat(sweep("--memory", "885", "--repeat", "0").err()).contains("--repeat must be between 1 and 10, got 0");
+        assertThat(sweep("--memory", "885", "--timeout", "0").err()).contains("--timeout must be between 1 and 86400 seconds, got 0");
     }
 
     @Test

@@ -66,6 +66,12 @@ class UncappedSweepIT {
             String report = Files.readString(Path.of("out", runId, "report.json"));
             assertThat(report).contains("CPU not capped: ");
             assertThat(report).contains("\"status\": \"complete\"");
+            // Each worker invocation is billed once, from its REPORT line: the line names the request id the worker saw and wrote
+            // on its task records (a line under another id would leave its invocation to be counted again from the records).
+            @SuppressWarnings("unchecked")
+            Map<String, Object> durations = (Map<String, Object>) ((Map<String, Object>) Json.parseObject(report).get("cost")).get("durations");
+            assertThat(((Number) durations.get("task records")).intValue()).as(runId).isZero();
+            assertThat(((Number) durations.get("REPORT line")).intValue()).as(runId).isPositive();
         }
     }
 }

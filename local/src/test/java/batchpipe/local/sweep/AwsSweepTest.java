@@ -1,0 +1,251 @@
+package batchpipe.local.sweep;
+
+import batchpipe.common.json.Json;
+import batchpipe.common.table.RunProgress;
+import batchpipe.local.run.RunWatcher;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.mockito.Mockito;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.lambda.model.CreateAliasRequest;
+import software.amazon.awssdk.services.lambda.model.CreateAliasResponse;
+import software.amazon.awssdk.services.lambda.model.DeleteAliasRequest;
+import software.amazon.awssdk.services.lambda.model.DeleteAliasResponse;
+import software.amazon.awssdk.services.lambda.model.DeleteFunctionRequest;
+import software.amazon.awssdk.services.lambda.model.DeleteFunctionResponse;
+import software.amazon.awssdk.services.lambda.model.GetFunctionConfigurationRequest;
+import software.amazon.awssdk.services.lambda.model.GetFunctionConfigurationResponse;
+import software.amazon.awssdk.services.lambda.model.InvokeRequest;
+import software.amazon.awssdk.services.lambda.model.InvokeResponse;
+import software.amazon.awssdk.services.lambda.model.LastUpdateStatus;
+import software.amazon.awssdk.services.lambda.model.PublishVersionRequest;
+import software.amazon.awssdk.services.lambda.model.PublishVersionResponse;
+import software.amazon.awssdk.services.lambda.model.State;
+import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
+import software.amazon.awssdk.services.lambda.model.UpdateFunctionConfigurationRequest;
+import software.amazon.awssdk.services.lambda.model.UpdateFunctionConfigurationResponse;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doAnswer;
+import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+
+/**
+ * The AWS sweep's runs against a mocked Lambda client: repeats through one alias per memory size, and a
+ * configuration whose run never completes (or whose delivery fails) marked failed while the sweep goes on
+ * and everything is put back.
+ */
+class AwsSweepTest {
+    private static final String WORKER = "batchpipe-WorkerFunction-abc";
+    private static final String QUEUE_ARN = "arn:aws:sqs:eu-west-1:123456789012:batchpipe-TasksQueue";
+    private static final String SWEEP = "sweep-20261201T173513Z-bd3aae";
+    private static final Map<String, Object> SPEC = Map.of("label", "hash-heavy", "hash", Map.of("batches", 3, "batchSize", 2, "cost", 4));
+
+    private LambdaClient lambda;
+    private final AtomicInteger versions = new AtomicInteger();
+    private final StackRuns runs = new StackRuns();
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+    /** Aliases whose worker times out on every invocation (a function error, nothing recorded). */
+    private Predicate<String> timesOut = alias -> false;
+
+    /**
+     * The stack's side: a planned run is three task messages naming it; a task counts once the worker (the mocked
+     * invocation) has answered its message without failing it, as its record would; a run is complete when all are.
+     */
+    static final class StackRuns implements AwsSweep.Runs {
+        final Map<String, Integer> planned = new ConcurrentHashMap<>();
+        final Map<String, Set<String>> counted = new ConcurrentHashMap<>();
+        final List<Map<String, Object>> specs = new ArrayList<>();
+
+        @Override
+        public List<String> plan(Map<String, Object> runSpecJson) {
+            specs.add(runSpecJson);
+            String runId = (String) runSpecJson.get("runId");
+            planned.put(runId, 3);
+            counted.put(runId, ConcurrentHashMap.newKeySet());
+            List<String> bodies = new ArrayList<>();
+            for (int i = 1; i <= 3; i++) bodies.add(Json.write(Map.of("runId", runId, "taskId", "hash-00000" + i)));
+            return bodies;
+        }
+
+        void count(String body) {
+            Map<String, Object> task = Json.parseObject(body);
+            counted.get((String) task.get("runId")).add((String) task.get("taskId"));
+        }
+
+        @Override
+        public void awaitCompletion(String runId, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (counted.get(runId).size() < planned.get(runId)) {
+                if (System.nanoTime() > deadline) {
+                    int done = counted.get(runId).size();
+                    throw new RunWatcher.RunIncompleteException(runId, "did not complete within " + timeout.toSeconds() + " s: " + done + " of "
+                            + planned.get(runId) + " tasks counted", new RunProgress(planned.get(runId), done, done, 0, 0));
+                }
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    @BeforeEach
+    void lambda() {
+        lambda = Mockito.mock(LambdaClient.class, Mockito.CALLS_REAL_METHODS);
+        doAnswer(call -> {
+            GetFunctionConfigurationRequest r = call.getArgument(0);
+            return GetFunctionConfigurationResponse.builder().functionName(r.functionName()).memorySize(1769)
+                    .lastUpdateStatus(LastUpdateStatus.SUCCESSFUL).state(State.ACTIVE).build();
+        }).when(lambda).getFunctionConfiguration(any(GetFunctionConfigurationRequest.class));
+        doReturn(UpdateFunctionConfigurationResponse.builder().build()).when(lambda).updateFunctionConfiguration(any(UpdateFunctionConfigurationRequest.class));
+        doAnswer(call -> PublishVersionResponse.builder().version(Integer.toString(versions.incrementAndGet())).build())
+                .when(lambda).publishVersion(any(PublishVersionRequest.class));
+        doReturn(CreateAliasResponse.builder().build()).when(lambda).createAlias(any(CreateAliasRequest.class));
+        doReturn(DeleteAliasResponse.builder().build()).when(lambda).deleteAlias(any(DeleteAliasRequest.class));
+        doReturn(DeleteFunctionResponse.builder().build()).when(lambda).deleteFunction(any(DeleteFunctionRequest.class));
+        doAnswer(call -> {
+            InvokeRequest r = call.getArgument(0);
+            if (timesOut.test(r.qualifier())) {
+                return InvokeResponse.builder().statusCode(200).functionError("Unhandled")
+                        .payload(SdkBytes.fromUtf8String("{\"errorType\":\"Sandbox.Timedout\",\"errorMessage\":\"Task timed out after 900.00 seconds\"}")).build();
+            }
+            for (Map<String, Object> record : records(r)) runs.count((String) record.get("body"));
+            return InvokeResponse.builder().statusCode(200).payload(SdkBytes.fromUtf8String("{\"batchItemFailures\":[]}")).build();
+        }).when(lambda).invoke(any(InvokeRequest.class));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> records(InvokeRequest r) {
+        return (List<Map<String, Object>>) Json.parseObject(r.payload().asUtf8String()).get("Records");
+    }
+
+    private AliasSweep aliases() {
+        // Batches of 2: a run's three tasks take two invocations.
+        return new AliasSweep(lambda, SWEEP, Map.of("x86_64", WORKER), QUEUE_ARN, 2, 1, 3, Duration.ofMinutes(1), d -> { },
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    private static List<LocalSweep.Configuration> configurations(int repeat, int... memories) {
+        List<LocalSweep.Configuration> configurations = new ArrayList<>();
+        for (int memory : memories) for (int r = 1; r <= repeat; r++) configurations.add(new LocalSweep.Configuration("x86_64", memory, r));
+        return configurations;
+    }
+
+    private List<AwsSweep.ConfigurationRun> sweep(AliasSweep aliases, List<LocalSweep.Configuration> configurations, Duration timeout) throws Exception {
+        return AwsSweep.run(aliases, SWEEP, SPEC, configurations, runs, 5, timeout, new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void repeat2_eachRepeatIsARunOfItsOwn_throughItsMemorySizesOneAlias_andEverythingIsPutBack() throws Exception {
+        AliasSweep aliases = aliases();
+        List<AwsSweep.ConfigurationRun> results = sweep(aliases, configurations(2, 885, 1769), Duration.ofSeconds(30));
+
+        assertThat(results).extracting(AwsSweep.ConfigurationRun::runId).containsExactly(SWEEP + "-x86_64-885", SWEEP + "-x86_64-885-r2",
+                SWEEP + "-x86_64-1769", SWEEP + "-x86_64-1769-r2");
+        assertThat(results).allSatisfy(r -> {
+            assertThat(r.incomplete()).isNull();
+            assertThat(r.delivery().messages()).isEqualTo(3);
+        });
+        assertThat(results).extracting(r -> r.configuration().key()).containsExactly("x86_64-885", "x86_64-885#2", "x86_64-1769", "x86_64-1769#2");
+        // Every run is planned with the sweep id and its configuration's key in the label, as locally.
+        assertThat(runs.specs).extracting(s -> s.get("sweepId")).containsOnly(SWEEP);
+        assertThat(runs.specs).extracting(s -> s.get("label")).containsExactly("hash-heavy x86_64-885", "hash-heavy x86_64-885#2",
+                "hash-heavy x86_64-1769", "hash-heavy x86_64-1769#2");
+        assertThat(runs.counted.values()).allSatisfy(tasks -> assertThat(tasks).hasSize(3));
+
+        // One version and one alias per memory size; the repeat uses it again.
+        String alias885 = "sweep-20261201T173513Z-bd3aae-x86_64-885", alias1769 = "sweep-20261201T173513Z-bd3aae-x86_64-1769";
+        verify(lambda, times(2)).publishVersion(any(PublishVersionRequest.class));
+        verify(lambda, times(2)).createAlias(any(CreateAliasRequest.class));
+        var order = inOrder(lambda);
+        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
+        order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias885).functionVersion("1")
+                .description("batchpipe sweep " + SWEEP).build());
+        order.verify(lambda, times(4)).invoke(Mockito.<InvokeRequest>argThat(r -> alias885.equals(r.qualifier())));
+        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias1769).functionVersion("2")
+                .description("batchpipe sweep " + SWEEP).build());
+        order.verify(lambda, times(4)).invoke(Mockito.<InvokeRequest>argThat(r -> alias1769.equals(r.qualifier())));
+        order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias885).build());
+        order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias1769).build());
+        order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("1").build());
+        order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("2").build());
+        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        assertThat(aliases.outstanding()).isEmpty();
+
+        // The first repeat's tasks all went before the second's, each to its memory size's alias.
+        ArgumentCaptor<InvokeRequest> invoked = ArgumentCaptor.forClass(InvokeRequest.class);
+        verify(lambda, times(8)).invoke(invoked.capture());
+        List<String> sequence = new ArrayList<>();
+        for (InvokeRequest r : invoked.getAllValues()) {
+            for (Map<String, Object> record : records(r)) {
+                sequence.add(r.qualifier() + " " + Json.parseObject((String) record.get("body")).get("runId"));
+            }
+        }
+        assertThat(sequence).containsExactly(
+                alias885 + " " + SWEEP + "-x86_64-885", alias885 + " " + SWEEP + "-x86_64-885", alias885 + " " + SWEEP + "-x86_64-885",
+                alias885 + " " + SWEEP + "-x86_64-885-r2", alias885 + " " + SWEEP + "-x86_64-885-r2", alias885 + " " + SWEEP + "-x86_64-885-r2",
+                alias1769 + " " + SWEEP + "-x86_64-1769", alias1769 + " " + SWEEP + "-x86_64-1769", alias1769 + " " + SWEEP + "-x86_64-1769",
+                alias1769 + " " + SWEEP + "-x86_64-1769-r2", alias1769 + " " + SWEEP + "-x86_64-1769-r2", alias1769 + " " + SWEEP + "-x86_64-1769-r2");
+    }
+
+    @Test
+    void aRunThatNeverCompletes_isMarkedFailedWithItsReason_andTheSweepGoesOnAndPutsEverythingBack() throws Exception {
+        timesOut = alias -> alias.endsWith("-885");
+        AliasSweep aliases = aliases();
+
+        List<AwsSweep.ConfigurationRun> results = sweep(aliases, configurations(1, 885, 1769), Duration.ofSeconds(1));
+
+        AwsSweep.ConfigurationRun failed = results.get(0);
+        assertThat(failed.incomplete()).isNotNull();
+        assertThat(failed.incomplete().reason()).isEqualTo("did not complete within 1 s: 0 of 3 tasks counted");
+        assertThat(failed.incomplete().runId()).isEqualTo(SWEEP + "-x86_64-885");
+        // Each item was tried MAX_RECEIVE_COUNT times before the sweep gave up on it.
+        assertThat(failed.delivery().failedBodies()).hasSize(3);
+        assertThat(failed.delivery().redelivered()).isEqualTo(6);
+        assertThat(results.get(1).incomplete()).isNull();
+        assertThat(runs.counted.get(SWEEP + "-x86_64-1769")).hasSize(3);
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("x86_64-885: run " + SWEEP + "-x86_64-885 did not complete within 1 s: 0 of 3 tasks counted; "
+                + "marked failed, going on");
+
+        var order = inOrder(lambda);
+        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
+        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        order.verify(lambda, times(2)).deleteAlias(any(DeleteAliasRequest.class));
+        order.verify(lambda, times(2)).deleteFunction(any(DeleteFunctionRequest.class));
+        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        assertThat(aliases.outstanding()).isEmpty();
+    }
+
+    @Test
+    void aDeliveryThatFails_marksItsConfigurationFailed_andTheSweepGoesOn() throws Exception {
+        doAnswer(call -> {
+            InvokeRequest r = call.getArgument(0);
+            if (r.qualifier().endsWith("-885")) throw TooManyRequestsException.builder().message("Rate exceeded").build();
+            for (Map<String, Object> record : records(r)) runs.count((String) record.get("body"));
+            return InvokeResponse.builder().statusCode(200).payload(SdkBytes.fromUtf8String("{\"batchItemFailures\":[]}")).build();
+        }).when(lambda).invoke(any(InvokeRequest.class));
+        AliasSweep aliases = aliases();
+
+        List<AwsSweep.ConfigurationRun> results = sweep(aliases, configurations(1, 885, 1769), Duration.ofSeconds(30));
+
+        assertThat(results.get(0).incomplete().reason()).startsWith("delivering its 3 tasks failed: invoking " + WORKER + ":").contains("Rate exceeded");
+        assertThat(results.get(1).incomplete()).isNull();
+        assertThat(aliases.outstanding()).isEmpty();
+    }
+}
