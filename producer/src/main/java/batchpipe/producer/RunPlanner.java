@@ -143,7 +143,12 @@ public final class RunPlanner {
         return plan(spec, specJson, enqueueProgress, RemainingTime.UNLIMITED);
     }
 
-    /** Plans a new run, handing the rest to a continuation when less than the margin of {@code remaining} is left. */
+    /**
+     * Plans a new run, handing the rest to a continuation when less than the margin of {@code remaining} is left,
+     * or when planning fails once the run is recorded (with a planning queue; without one, the CLI's case, the run
+     * is marked enqueue-failed and the failure thrown). A failure before the run is recorded is thrown: nothing
+     * was written, so the invocation may be retried (docs/SCALE.md, "The first invocation").
+     */
     public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress, RemainingTime remaining) {
         long started = System.nanoTime();
         Instant now = clock.instant();
@@ -177,6 +182,18 @@ public final class RunPlanner {
             }
             return planFrom(runId, spec, layout, cursor, remaining, started, sent, progress);
         } catch (RuntimeException e) {
+            // The run exists: planning goes on from its cursor where continuations do, with the planning queue's
+            // redelivery, its last-receive mark and its dead-letter queue, rather than ending here.
+            if (continuations.configured()) {
+                try {
+                    continuations.send(runId);
+                    LOG.error("planning failed in the run's first invocation; handed to the planning queue, to go on from the"
+                            + " run's cursor", e, "runId", runId, "enqueued", sent[0]);
+                    return new PlanResult(runId, 0, 0, sent[0], seconds(started), true);
+                } catch (RuntimeException handOver) {
+                    e.addSuppressed(handOver);
+                }
+            }
             // Leave a mark a person can see: the run cannot complete, and its id cannot be planned again.
             runs.markEnqueueFailed(runId, sent[0], e.getMessage());
             throw e;
