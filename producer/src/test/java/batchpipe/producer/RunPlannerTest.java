@@ -314,6 +314,7 @@ class RunPlannerTest {
         RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
 
         assertThat(result.continued()).isTrue();
+        assertThat(result.plannedScan()).as("planned so far: no page was committed").isZero();
         verify(runs).create(any(RunRecord.class));
         verify(continuations).send("r1");
         verify(runs, never()).markEnqueueFailed(anyString(), anyLong(), any());
