@@ -63,23 +63,25 @@ public final class RunReader {
         for (Map<String, AttributeValue> item : query(layout, TableKeys.INVOCATION_PREFIX)) {
             invocations.add(InvocationRecord.fromItem(item));
         }
-        // One key's Query returns its items in sort-key order; several keys' results are put back in that order.
-        if (!layout.isLegacy()) {
-            tasks.sort(Comparator.comparing(TaskRecord::taskId));
-            invocations.sort(Comparator.comparing(i -> i.invocation().requestId(), Comparator.nullsFirst(Comparator.<String>naturalOrder())));
-        }
         return new StoredRun(run, tasks, invocations);
     }
 
+    /**
+     * The items as one Query of a run on one key returns them: one key's Query returns its items in sort-key
+     * order; several keys' items, gathered in no set order, are sorted back into it.
+     */
     private List<Map<String, AttributeValue>> query(RunPartitions layout, String skPrefix) {
-        return RunPartition.items(dynamoDb, table, layout, skPrefix);
+        List<Map<String, AttributeValue>> items = RunPartition.items(dynamoDb, table, layout, skPrefix);
+        if (!layout.isLegacy()) items.sort(Comparator.comparing(item -> item.get(TableKeys.SK).s(), TableKeys.SORT_KEY_ORDER));
+        return items;
     }
 
     /**
      * Folds the run's task and invocation records into {@code fold} as each Query page arrives and returns the run
-     * record (null when there is none). The keys of a write-sharded run are read one after another, each in
-     * sort-key (task-id) order, so the same run always folds in the same order; that order is task-id order only
-     * for a run on one key ({@link #read} sorts instead, holding every record).
+     * record (null when there is none). The records come in sort-key (task-id) order, the order {@link #read}
+     * gives, whatever the number of keys: a write-sharded run's keys are merged as they are read
+     * ({@link RunPartition#forEachInSortKeyOrder}), so every order-dependent figure and tasks.csv's rows are those of
+     * the in-memory path ({@link #read} sorts instead, holding every record).
      *
      * @throws IllegalArgumentException naming the item and the attribute when a stored record is not one Batchpipe wrote
      */
@@ -89,13 +91,9 @@ public final class RunReader {
             if (TableKeys.RUN_SK.equals(item.get(TableKeys.SK).s())) run = RunRecord.fromItem(item);
         }
         RunPartitions layout = run == null ? RunPartitions.legacy(runId) : run.layout();
-        for (String pk : RunPartition.pksFor(layout, TableKeys.TASK_PREFIX)) {
-            RunPartition.forEachOnKey(dynamoDb, table, pk, TableKeys.TASK_PREFIX, page -> page.forEach(item -> fold.add(TaskRecord.fromItem(item))));
-        }
-        for (String pk : RunPartition.pksFor(layout, TableKeys.INVOCATION_PREFIX)) {
-            RunPartition.forEachOnKey(dynamoDb, table, pk, TableKeys.INVOCATION_PREFIX,
-                    page -> page.forEach(item -> fold.add(InvocationRecord.fromItem(item))));
-        }
+        RunPartition.forEachInSortKeyOrder(dynamoDb, table, layout, TableKeys.TASK_PREFIX, item -> fold.add(TaskRecord.fromItem(item)));
+        RunPartition.forEachInSortKeyOrder(dynamoDb, table, layout, TableKeys.INVOCATION_PREFIX,
+                item -> fold.add(InvocationRecord.fromItem(item)));
         return run;
     }
 }

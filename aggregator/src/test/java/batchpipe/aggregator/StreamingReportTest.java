@@ -92,6 +92,100 @@ class StreamingReportTest {
         assertThat(inMemory.figures().overall().coldStarts().coldInvocations()).isPositive();
     }
 
+    /**
+     * A run written over several partition keys: the streaming path merges the keys' Queries, the in-memory path
+     * ({@link RunReader#read}, every record in a list, and the list renderers) sorts what it gathered; every
+     * report file is the same bytes, tasks.csv's row order and every tie-break included.
+     */
+    @Test
+    void streamingReport_ofARunOverSeveralPartitionKeysGivesTheInMemoryPathsFilesByteForByte() {
+        Random random = new Random(23);
+        long createdAt = 1_764_000_000_000L;
+        // pages of 800 tasks, each counted in its page's shard, whatever its id hashes to
+        List<TaskRecord> tasks = tasks(random, createdAt).stream()
+                .map(t -> t.withProgressShard(Integer.parseInt(t.taskId().substring(5)) / 800)).toList();
+        List<InvocationRecord> invocations = invocationRecords(tasks, random);
+        RunRecord run = new RunRecord(RUN_ID, "stream", "{\"toleratedFailurePercent\":5,\"scan\":[{},{}]}",
+                new Planned(16_000, 4_000, TASKS), 40_000, createdAt, "running", 25, (long) TASKS, null, List.of(), null, null,
+                createdAt + 900, 4, null);
+        List<ReportLine> lines = reportLines(tasks);
+        ReportInputs inputs = new ReportInputs(lines, "test lines", ASSUMPTIONS);
+        AtomicInteger queries = new AtomicInteger();
+        DynamoDbClient table = partitionedTable(run, tasks, invocations, queries);
+
+        RunReader.StoredRun stored = new RunReader(table, "t").read(RUN_ID);
+        assertThat(stored.tasks()).as("the in-memory path reads them all back in task-id order")
+                .map(TaskRecord::taskId).containsExactlyElementsOf(tasks.stream().map(TaskRecord::taskId).toList());
+        List<BilledInvocation> billed = Invocations.of(stored.tasks(), lines);
+        Report inMemory = new Report(RunStatistics.compute(RUN_ID, stored.run(), stored.tasks(), stored.invocations()),
+                new CostModel(PRICES).compute(stored.tasks(), billed,
+                        UsageModel.measure(stored.run(), stored.tasks(), billed, ASSUMPTIONS, PRICES), ASSUMPTIONS),
+                new Report.Inputs("test lines", billed));
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put(ReportDocuments.REPORT_JSON, Json.writePretty(inMemory) + "\n");
+        expected.put(ReportDocuments.TASKS_CSV, TasksCsv.render(stored.tasks()));
+        expected.put(ReportDocuments.COUNT_BY_CSV, TasksCsv.renderCountBy(stored.tasks()));
+
+        queries.set(0);
+        try (RunReport streamed = new ReportBuilder(new RunReader(table, "t"), PRICES, ASSUMPTIONS, ReportLineSource.NONE)
+                .build(RUN_ID, inputs)) {
+            Map<String, String> files = ReportDocuments.render(streamed);
+            for (Map.Entry<String, String> file : expected.entrySet()) {
+                assertThat(files.get(file.getKey())).as(file.getKey()).isEqualTo(file.getValue());
+            }
+        }
+        assertThat(queries.get()).as("each key read in several pages").isGreaterThan(4 * 4);
+        // the run is spread, and read one key after another it would not come in task-id order
+        Map<String, List<String>> idsByKey = new TreeMap<>();
+        tasks.forEach(t -> idsByKey.computeIfAbsent(run.layout().taskPk(t.taskId()), k -> new ArrayList<>()).add(t.taskId()));
+        assertThat(idsByKey).hasSize(4);
+        assertThat(idsByKey.values().stream().flatMap(List::stream).toList()).isNotEqualTo(tasks.stream().map(TaskRecord::taskId).toList());
+        assertThat(expected.get(ReportDocuments.TASKS_CSV)).contains("progressShard");
+    }
+
+    /**
+     * A table holding the run's items on the keys its layout gives them; a Query answers one key's items in
+     * sort-key (UTF-8 byte) order, in pages of at most its Limit or 1 MB.
+     */
+    private static DynamoDbClient partitionedTable(RunRecord run, List<TaskRecord> tasks, List<InvocationRecord> invocations,
+                                                   AtomicInteger queries) {
+        Map<String, List<Map<String, AttributeValue>>> byKey = new TreeMap<>();
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        items.add(run.toItem());
+        tasks.forEach(t -> items.add(t.toItem(run.layout())));
+        invocations.forEach(r -> items.add(r.toItem(run.layout())));
+        for (Map<String, AttributeValue> item : items) byKey.computeIfAbsent(item.get(TableKeys.PK).s(), k -> new ArrayList<>()).add(item);
+        byKey.values().forEach(key -> key.sort(Comparator.comparing(i -> i.get(TableKeys.SK).s(), TableKeys.SORT_KEY_ORDER)));
+        DynamoDbClient dynamoDb = mock(DynamoDbClient.class);
+        when(dynamoDb.query(any(QueryRequest.class))).thenAnswer(call -> {
+            queries.incrementAndGet();
+            QueryRequest request = call.getArgument(0);
+            String pk = request.expressionAttributeValues().get(":pk").s();
+            AttributeValue skValue = request.expressionAttributeValues().get(":sk");
+            boolean exact = request.keyConditionExpression().contains("sk = :sk");
+            String after = request.exclusiveStartKey() == null || request.exclusiveStartKey().isEmpty() ? null
+                    : request.exclusiveStartKey().get(TableKeys.SK).s();
+            int limit = request.limit() == null ? Integer.MAX_VALUE : request.limit();
+            List<Map<String, AttributeValue>> page = new ArrayList<>();
+            long bytes = 0;
+            for (Map<String, AttributeValue> item : byKey.getOrDefault(pk, List.of())) {
+                String sk = item.get(TableKeys.SK).s();
+                if (skValue != null && (exact ? !sk.equals(skValue.s()) : !sk.startsWith(skValue.s()))) continue;
+                if (after != null && TableKeys.SORT_KEY_ORDER.compare(sk, after) <= 0) continue;
+                long size = batchpipe.aggregator.cost.ItemSize.of(item);
+                if (!page.isEmpty() && (bytes + size > 1_000_000 || page.size() == limit)) {
+                    Map<String, AttributeValue> last = page.get(page.size() - 1);
+                    return QueryResponse.builder().items(page)
+                            .lastEvaluatedKey(Map.of(TableKeys.PK, last.get(TableKeys.PK), TableKeys.SK, last.get(TableKeys.SK))).build();
+                }
+                page.add(item);
+                bytes += size;
+            }
+            return QueryResponse.builder().items(page).build();
+        });
+        return dynamoDb;
+    }
+
     private static List<TaskRecord> tasks(Random random, long createdAt) {
         List<TaskRecord> tasks = new ArrayList<>();
         String[] levels = {"INFO", "WARN", "ERROR", "DEBUG"};

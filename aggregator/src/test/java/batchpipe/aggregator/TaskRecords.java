@@ -50,6 +50,7 @@ public final class TaskRecords {
         private Map<String, CountAccuracy> countByAccuracy;
         private Long hashes;
         private int cost;
+        private Integer progressShard;
 
         private Builder(String taskId, String kind) {
             this.taskId = taskId;
@@ -140,6 +141,12 @@ public final class TaskRecords {
             return this;
         }
 
+        /** The progress shard its message named (a run planned page by page). */
+        public Builder progressShard(int shard) {
+            this.progressShard = shard;
+            return this;
+        }
+
         public TaskRecord build() {
             WorkerInvocation invocation = new WorkerInvocation(requestId, functionName, null, memoryMb, architecture, threads, vcpuShare,
                     coldStart, initMs);
@@ -148,7 +155,7 @@ public final class TaskRecords {
                     countBy, null, null, countByAccuracy, null);
             HashOutcome hash = hashes == null ? null : new HashOutcome(hashes, cost);
             return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, finishedAt - startedAt, attempt,
-                    invocation, writes, scan, hash, null, null);
+                    invocation, writes, scan, hash, null, null, null, progressShard);
         }
 
         private static long orZero(Long value) {

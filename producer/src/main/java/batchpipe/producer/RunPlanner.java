@@ -143,7 +143,12 @@ public final class RunPlanner {
         return plan(spec, specJson, enqueueProgress, RemainingTime.UNLIMITED);
     }
 
-    /** Plans a new run, handing the rest to a continuation when less than the margin of {@code remaining} is left. */
+    /**
+     * Plans a new run, handing the rest to a continuation when less than the margin of {@code remaining} is left,
+     * or when planning fails once the run is recorded (with a planning queue; without one, the CLI's case, the run
+     * is marked enqueue-failed and the failure thrown). A failure before the run is recorded is thrown: nothing
+     * was written, so the invocation may be retried (docs/SCALE.md, "The first invocation").
+     */
     public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress, RemainingTime remaining) {
         long started = System.nanoTime();
         Instant now = clock.instant();
@@ -167,6 +172,7 @@ public final class RunPlanner {
         RunPartitions layout = RunPartitions.of(runId, partitions);
         LOG.info("run recorded; planning it page by page", "runId", runId, "partitions", partitions, "pagesListedAhead", ahead.size());
         long[] sent = {0};
+        PlanCursor[] reached = {PlanCursor.START}; // the cursor as the last page committed left it
         try {
             PlanCursor cursor = PlanCursor.START;
             LongConsumer progress = n -> enqueueProgress.accept(sent[0] + n);
@@ -174,9 +180,22 @@ public final class RunPlanner {
                 if (!commit(runId, layout, cursor, page, progress)) return superseded(runId, cursor, started);
                 sent[0] += page.tasks().size();
                 cursor = page.next();
+                reached[0] = cursor;
             }
-            return planFrom(runId, spec, layout, cursor, remaining, started, sent, progress);
+            return planFrom(runId, spec, layout, cursor, remaining, started, sent, reached, progress);
         } catch (RuntimeException e) {
+            // The run exists: planning goes on from its cursor where continuations do, with the planning queue's
+            // redelivery, its last-receive mark and its dead-letter queue, rather than ending here.
+            if (continuations.configured()) {
+                try {
+                    continuations.send(runId);
+                    LOG.error("planning failed in the run's first invocation; handed to the planning queue, to go on from the"
+                            + " run's cursor", e, "runId", runId, "enqueued", sent[0]);
+                    return new PlanResult(runId, reached[0].scan(), reached[0].hash(), sent[0], seconds(started), true);
+                } catch (RuntimeException handOver) {
+                    e.addSuppressed(handOver);
+                }
+            }
             // Leave a mark a person can see: the run cannot complete, and its id cannot be planned again.
             runs.markEnqueueFailed(runId, sent[0], e.getMessage());
             throw e;
@@ -200,11 +219,11 @@ public final class RunPlanner {
         }
         RunSpec spec = parser.parse(Json.parseObject(run.spec()));
         long[] sent = {0};
-        return planFrom(runId, spec, run.layout(), run.planning(), remaining, started, sent, n -> { });
+        return planFrom(runId, spec, run.layout(), run.planning(), remaining, started, sent, new PlanCursor[] {run.planning()}, n -> { });
     }
 
     private PlanResult planFrom(String runId, RunSpec spec, RunPartitions layout, PlanCursor cursor, RemainingTime remaining,
-                                long started, long[] sent, LongConsumer progress) {
+                                long started, long[] sent, PlanCursor[] reached, LongConsumer progress) {
         while (!PlanPager.done(spec, cursor)) {
             if (remaining.millis() < planningMarginMs) {
                 continuations.send(runId);
@@ -216,6 +235,7 @@ public final class RunPlanner {
             if (!commit(runId, layout, cursor, page, progress)) return superseded(runId, cursor, started);
             sent[0] += page.tasks().size();
             cursor = page.next();
+            reached[0] = cursor;
         }
         Map<String, AttributeValue> finished = runs.finishPlanning(runId, cursor, clock.millis());
         if (finished == null) return superseded(runId, cursor, started);

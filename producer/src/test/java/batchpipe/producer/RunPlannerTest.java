@@ -306,6 +306,46 @@ class RunPlannerTest {
     }
 
     @Test
+    void plan_withAPlanningQueueHandsARecordedRunWhosePlanningFailedToAContinuationInsteadOfFailingIt() {
+        when(continuations.configured()).thenReturn(true);
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+        when(publisher.publish(anyList(), any())).thenThrow(new IllegalStateException("SQS said no"));
+
+        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+
+        assertThat(result.continued()).isTrue();
+        assertThat(result.plannedScan()).as("planned so far: no page was committed").isZero();
+        verify(runs).create(any(RunRecord.class));
+        verify(continuations).send("r1");
+        verify(runs, never()).markEnqueueFailed(anyString(), anyLong(), any());
+        verify(runs, never()).advance(anyString(), anyLong(), any());
+    }
+
+    @Test
+    void plan_marksTheRunEnqueueFailedAndThrowsWhenEvenTheHandOverToThePlanningQueueFails() {
+        when(continuations.configured()).thenReturn(true);
+        doThrow(new IllegalStateException("planning queue unreachable")).when(continuations).send("r1");
+        when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
+        when(publisher.publish(anyList(), any())).thenThrow(new IllegalStateException("SQS said no"));
+
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
+                .hasMessage("SQS said no")
+                .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage).containsExactly("planning queue unreachable"));
+        verify(runs).markEnqueueFailed("r1", 0, "SQS said no");
+    }
+
+    @Test
+    void plan_withAPlanningQueueStillThrowsAFailureBeforeTheRunIsRecorded() {
+        when(continuations.configured()).thenReturn(true);
+        when(lister.page(SOURCE, null)).thenThrow(new IllegalStateException("S3 throttled"));
+
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
+                .hasMessage("S3 throttled");
+        verify(runs, never()).create(any(RunRecord.class));
+        verify(continuations, never()).send(anyString());
+    }
+
+    @Test
     void plan_handsTheRestToAContinuationWhenLessThanTheMarginIsLeft() {
         when(lister.page(SOURCE, null)).thenReturn(listed(true, "logs/a.json"));
         AtomicLong checks = new AtomicLong();

@@ -3,6 +3,7 @@ package batchpipe.aggregator.cost;
 import batchpipe.aggregator.stats.IntColumn;
 import batchpipe.aggregator.stats.LongColumn;
 import batchpipe.common.run.TaskRecord;
+import batchpipe.common.table.TableKeys;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.zip.CRC32;
 /**
  * What the cost and usage models need of a run's task records, folded one record at a time so that the
  * aggregator never holds the records: counts and sums, and for the progress-shard writes (whose units
- * depend on the order the tasks finished in) three primitive columns, 16 bytes a task.
+ * depend on the order the tasks finished in) four primitive columns, 20 bytes a task.
  * <p>
  * Records must be folded in task-id order, the order a Query of the run's partition returns them in:
  * when two tasks of one progress shard finished in the same millisecond, the one with the smaller task id
@@ -33,6 +34,8 @@ public final class TaskTotals {
     private final IntColumn taskIdCrc = new IntColumn();
     private final LongColumn finishedAt = new LongColumn();
     private final IntColumn taskIdBytes = new IntColumn();
+    /** The shard the record names, or -1 when it names none (then its id's CRC picks it). */
+    private final IntColumn namedShard = new IntColumn();
 
     /** @param writeUnitBytes the bytes a write request unit covers ({@link PriceTable#writeUnitBytes()}) */
     public TaskTotals(long writeUnitBytes) {
@@ -43,7 +46,7 @@ public final class TaskTotals {
     public static TaskTotals of(List<TaskRecord> records, long writeUnitBytes) {
         TaskTotals totals = new TaskTotals(writeUnitBytes);
         List<TaskRecord> inTaskIdOrder = new ArrayList<>(records);
-        inTaskIdOrder.sort(Comparator.comparing(TaskRecord::taskId));
+        inTaskIdOrder.sort(Comparator.comparing(TaskRecord::taskId, TableKeys.SORT_KEY_ORDER));
         for (TaskRecord t : inTaskIdOrder) totals.add(t, ItemSize.of(t.toItem()));
         return totals;
     }
@@ -70,10 +73,12 @@ public final class TaskTotals {
         }
         byte[] id = t.taskId().getBytes(StandardCharsets.UTF_8);
         CRC32 crc = new CRC32(); // the hash ProgressShards.shardOf takes, kept so the shard count may be known only at the end
+        // (for records that name no shard: see TaskRecord.progressShardOr)
         crc.update(id);
         taskIdCrc.add((int) crc.getValue());
         finishedAt.add(t.finishedAt());
         taskIdBytes.add(id.length);
+        namedShard.add(t.progressShard() == null ? -1 : t.progressShard());
     }
 
     public long tasks() {
@@ -136,17 +141,21 @@ public final class TaskTotals {
 
     /**
      * The write units of the progress-shard updates, as {@link UsageModel#progressUpdateUnits} counts them
-     * from the records: per shard, tasks in the order they finished (ties in task-id order, here arrival
-     * order), the k-th update writing the base plus the first k ids.
+     * from the records: per shard (the one a record names, else its id's hash over {@code shards}), tasks in
+     * the order they finished (ties in task-id order, here arrival order), the k-th update writing the base
+     * plus the first k ids.
      */
     public long progressUpdateUnits(int shards, long unitBytes) {
         int n = finishedAt.size();
         int[] shardOf = new int[n];
-        int[] perShard = new int[shards + 1];
         for (int i = 0; i < n; i++) {
-            shardOf[i] = (int) (Integer.toUnsignedLong(taskIdCrc.get(i)) % shards);
-            perShard[shardOf[i] + 1]++;
+            int named = namedShard.get(i);
+            shardOf[i] = named >= 0 ? named : (int) (Integer.toUnsignedLong(taskIdCrc.get(i)) % shards);
         }
+        // a record may name a shard beyond the run record's count (a run record without its count): group it all the same
+        for (int i = 0; i < n; i++) shards = Math.max(shards, shardOf[i] + 1);
+        int[] perShard = new int[shards + 1];
+        for (int i = 0; i < n; i++) perShard[shardOf[i] + 1]++;
         for (int s = 0; s < shards; s++) perShard[s + 1] += perShard[s];
         int[] next = Arrays.copyOf(perShard, shards);
         Integer[] order = new Integer[n];

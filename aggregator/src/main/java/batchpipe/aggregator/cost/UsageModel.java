@@ -7,6 +7,7 @@ import batchpipe.common.json.JsonWritable;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.table.ProgressShards;
+import batchpipe.common.table.TableKeys;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -143,16 +144,18 @@ public final class UsageModel {
 
     /**
      * Each finished task adds its id to its shard's set, so the k-th update of a shard writes an item of
-     * the base plus the first k ids; tasks are taken in the order they finished.
+     * the base plus the first k ids; tasks are taken in the order they finished. A task's shard is the one
+     * its record names (the page's shard, in a run planned page by page), else its id's hash over
+     * {@code shards} ({@link TaskRecord#progressShardOr}).
      */
     static long progressUpdateUnits(List<TaskRecord> tasks, int shards, long unitBytes) {
         Map<Integer, List<TaskRecord>> byShard = new TreeMap<>();
         for (TaskRecord t : tasks) {
-            byShard.computeIfAbsent(ProgressShards.shardOf(t.taskId(), shards), s -> new ArrayList<>()).add(t);
+            byShard.computeIfAbsent(t.progressShardOr(shards), s -> new ArrayList<>()).add(t);
         }
         long units = 0;
         for (List<TaskRecord> shard : byShard.values()) {
-            shard.sort(Comparator.comparingLong(TaskRecord::finishedAt).thenComparing(TaskRecord::taskId));
+            shard.sort(Comparator.comparingLong(TaskRecord::finishedAt).thenComparing(TaskRecord::taskId, TableKeys.SORT_KEY_ORDER));
             long bytes = PROGRESS_ITEM_BASE_BYTES;
             for (TaskRecord t : shard) {
                 bytes += ItemSize.valueSize(t.taskId());

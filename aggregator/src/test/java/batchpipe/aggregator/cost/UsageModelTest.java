@@ -96,6 +96,25 @@ class UsageModelTest {
     }
 
     @Test
+    void measure_ofAPagedRunGroupsTheProgressUpdatesByTheShardEachRecordNames() {
+        // planned page by page: a first page of 160 tasks in shard 0, a second of 40 in shard 1, whatever their ids hash to
+        List<TaskRecord> tasks = new ArrayList<>();
+        for (int i = 1; i <= 200; i++) {
+            tasks.add(TaskRecords.task(String.format(Locale.ROOT, "hash-%06d", i), "hash").times(null, 1_000L + i, 1_000L + i)
+                    .hashed(4, 4).invocation("req-" + ((i - 1) / 10), "worker").progressShard(i <= 160 ? 0 : 1).build());
+        }
+        // ids of 11 bytes: the first 84 updates of a shard are 1 WRU each, later ones 2 (see the test above)
+        long expected = (84 + (160 - 84) * 2) + 40;
+        long byIdHash = UsageModel.progressUpdateUnits(tasks.stream().map(t -> t.withProgressShard(null)).toList(), 2, 1024);
+        assertThat(byIdHash).as("the ids' hash spreads them evenly, which is not how they were counted").isNotEqualTo(expected);
+
+        UsageModel.Usage usage = measure(run(200, 0, 2, "{}"), tasks, 1_024);
+
+        assertThat(count(usage.writeUnits(), "progress shard updates")).isEqualTo(expected);
+        assertThat(UsageModel.progressUpdateUnits(tasks, 2, 1024)).isEqualTo(expected);
+    }
+
+    @Test
     void measure_countsReadUnitsOfTheChecksTheInstancesAndTheAggregatorsQuery() {
         List<TaskRecord> tasks = hashTasks(3, 10, true);
         RunRecord run = run(3, 0, 1, "{}");

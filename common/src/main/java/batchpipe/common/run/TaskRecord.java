@@ -1,5 +1,6 @@
 package batchpipe.common.run;
 
+import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.RunPartitions;
 import batchpipe.common.table.TableKeys;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -27,14 +28,26 @@ import java.util.TreeMap;
  * @param deadLetter  set when its message went through the dead-letter queue
  * @param sentAt      when SQS accepted the message that finished it (its {@code SentTimestamp}, epoch ms);
  *                    null on records written before it was kept, or when SQS did not say
+ * @param progressShard the progress shard the task was counted in, as its message named it; null on records
+ *                    written before it was kept, and for runs planned in one go whose messages name no shard
+ *                    (their shard is the task id's hash over the run's shard count: {@link #progressShardOr})
  */
 public record TaskRecord(String runId, String taskId, String kind, TaskStatus status, String reason,
                          Long enqueuedAt, long startedAt, long finishedAt, long durationMs, Integer attempt,
                          WorkerInvocation invocation, WriteTimes writes, ScanOutcome scan, HashOutcome hash,
-                         String recordedBy, DeadLetter deadLetter, Long sentAt) {
+                         String recordedBy, DeadLetter deadLetter, Long sentAt, Integer progressShard) {
 
     public TaskRecord {
         if (invocation == null) invocation = WorkerInvocation.NONE;
+    }
+
+    /** A record that does not say its progress shard. */
+    public TaskRecord(String runId, String taskId, String kind, TaskStatus status, String reason,
+                      Long enqueuedAt, long startedAt, long finishedAt, long durationMs, Integer attempt,
+                      WorkerInvocation invocation, WriteTimes writes, ScanOutcome scan, HashOutcome hash,
+                      String recordedBy, DeadLetter deadLetter, Long sentAt) {
+        this(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt, invocation, writes,
+                scan, hash, recordedBy, deadLetter, sentAt, null);
     }
 
     /** A record without the message's SentTimestamp. */
@@ -43,7 +56,7 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
                       WorkerInvocation invocation, WriteTimes writes, ScanOutcome scan, HashOutcome hash,
                       String recordedBy, DeadLetter deadLetter) {
         this(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt, invocation, writes,
-                scan, hash, recordedBy, deadLetter, null);
+                scan, hash, recordedBy, deadLetter, null, null);
     }
 
     public boolean done() {
@@ -53,7 +66,22 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
     /** The same record with its DynamoDB writes stated (known only just before it is written). */
     public TaskRecord withWrites(WriteTimes writes) {
         return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt,
-                invocation, writes, scan, hash, recordedBy, deadLetter, sentAt);
+                invocation, writes, scan, hash, recordedBy, deadLetter, sentAt, progressShard);
+    }
+
+    /** The same record counted in progress shard {@code shard} (null: the shard its task id hashes to). */
+    public TaskRecord withProgressShard(Integer shard) {
+        return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt,
+                invocation, writes, scan, hash, recordedBy, deadLetter, sentAt, shard);
+    }
+
+    /**
+     * The progress shard that counted this task: the one its record names, or for a record that names none
+     * (runs planned in one go, records written before the shard was kept) the task id's hash over the run's
+     * {@code shards}, as the worker chose it for such runs.
+     */
+    public int progressShardOr(int shards) {
+        return progressShard != null ? progressShard : ProgressShards.shardOf(taskId, shards);
     }
 
     /** The item in the single-key layout of earlier runs. */
@@ -88,6 +116,7 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
         item.put("recordedBy", recordedBy);
         if (deadLetter != null) item.put("deadLetteredAt", deadLetter.at()).put("deadLetterReceives", deadLetter.receives());
         item.put("sentAt", sentAt);
+        item.put("progressShard", progressShard);
         return item.item();
     }
 
@@ -119,7 +148,8 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
         return new TaskRecord(item.requiredString("runId"), item.requiredString("taskId"), item.string("kind"),
                 TaskStatus.fromWireName(item.requiredString("status")), item.string("reason"), item.longOrNull("enqueuedAt"),
                 item.longOr("startedAt", 0), item.longOr("finishedAt", 0), item.longOr("durationMs", 0), item.intOrNull("attempt"),
-                WorkerInvocation.readFrom(item), writes, scan, hash, item.string("recordedBy"), deadLetter, item.longOrNull("sentAt"));
+                WorkerInvocation.readFrom(item), writes, scan, hash, item.string("recordedBy"), deadLetter, item.longOrNull("sentAt"),
+                item.intOrNull("progressShard"));
     }
 
     private static double doubleOr(ItemReader item, String name) {

@@ -6,8 +6,10 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -115,9 +117,120 @@ public final class RunPartition {
         return onItemPartitions ? layout.itemPks() : List.of(layout.runPk());
     }
 
-    /** Every item on one partition key whose sort key starts with {@code skPrefix} (all when null), a page at a time. */
-    public static void forEachOnKey(DynamoDbClient dynamoDb, String table, String pk, String skPrefix,
-                                    Consumer<List<Map<String, AttributeValue>>> eachPage) {
+    /**
+     * Items buffered at most by {@link #forEachInSortKeyOrder} over all keys: two pages of each key (the one
+     * being merged and the next, fetched ahead), a page holding this over twice the keys.
+     */
+    static final int MERGE_BUFFER_ITEMS = 16_000;
+    /** The smallest page a merge asks for, however many keys: below it the Queries, not the buffer, cost. */
+    static final int MERGE_MIN_PAGE = 8;
+
+    /**
+     * Hands every item of the run whose sort key starts with {@code skPrefix} to {@code each} in the order
+     * one Query would return them if the run were on one key: by sort key ({@link TableKeys#SORT_KEY_ORDER}).
+     * A Query returns one key's items in that order, so the keys' Queries are merged, k ways, holding at most
+     * two pages of each key, pages of {@code max(}{@value #MERGE_MIN_PAGE}{@code , }{@value #MERGE_BUFFER_ITEMS}
+     * {@code / (2 x keys))} items (or 1 MB), each key's next page fetched while its current one is merged,
+     * {@value #QUERIES_IN_FLIGHT} Queries at a time. {@code each} is called by the caller's thread.
+     */
+    public static void forEachInSortKeyOrder(DynamoDbClient dynamoDb, String table, RunPartitions layout, String skPrefix,
+                                             Consumer<Map<String, AttributeValue>> each) {
+        List<String> pks = pksFor(layout, skPrefix);
+        if (pks.size() == 1) {
+            forEachOnKey(dynamoDb, table, pks.get(0), skPrefix, page -> page.forEach(each));
+            return;
+        }
+        int pageItems = Math.max(MERGE_MIN_PAGE, MERGE_BUFFER_ITEMS / (2 * pks.size()));
+        Semaphore slots = new Semaphore(QUERIES_IN_FLIGHT);
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            PriorityQueue<KeyCursor> heads = new PriorityQueue<>(Comparator.comparing(KeyCursor::headSk, TableKeys.SORT_KEY_ORDER));
+            List<KeyCursor> cursors = new ArrayList<>(pks.size());
+            for (String pk : pks) cursors.add(new KeyCursor(dynamoDb, table, pk, skPrefix, pageItems, threads, slots, layout.runId()));
+            for (KeyCursor cursor : cursors) if (cursor.advance()) heads.add(cursor);
+            while (!heads.isEmpty()) {
+                KeyCursor next = heads.poll();
+                each.accept(next.take());
+                if (next.advance()) heads.add(next);
+            }
+        }
+    }
+
+    /** One key's items in sort-key order, a page at a time, the next page fetched while this one is read. */
+    private static final class KeyCursor {
+        private final DynamoDbClient dynamoDb;
+        private final String table;
+        private final String pk;
+        private final String skPrefix;
+        private final int pageItems;
+        private final ExecutorService threads;
+        private final Semaphore slots;
+        private final String runId;
+        private Future<QueryResponse> nextPage;
+        private List<Map<String, AttributeValue>> page = List.of();
+        private int at;
+        private String headSk;
+
+        KeyCursor(DynamoDbClient dynamoDb, String table, String pk, String skPrefix, int pageItems, ExecutorService threads,
+                  Semaphore slots, String runId) {
+            this.dynamoDb = dynamoDb;
+            this.table = table;
+            this.pk = pk;
+            this.skPrefix = skPrefix;
+            this.pageItems = pageItems;
+            this.threads = threads;
+            this.slots = slots;
+            this.runId = runId;
+            this.nextPage = fetch(null);
+        }
+
+        private Future<QueryResponse> fetch(Map<String, AttributeValue> startKey) {
+            QueryRequest request = query(table, pk, skPrefix).limit(pageItems).exclusiveStartKey(startKey).build();
+            return threads.submit(() -> {
+                slots.acquire();
+                try {
+                    return dynamoDb.query(request);
+                } finally {
+                    slots.release();
+                }
+            });
+        }
+
+        /** Moves to the next item, waiting for the next page when this one is used up; false when the key has no more. */
+        boolean advance() {
+            while (at >= page.size()) {
+                if (nextPage == null) return false;
+                QueryResponse response = await(nextPage);
+                page = response.items();
+                at = 0;
+                nextPage = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+                        ? fetch(response.lastEvaluatedKey()) : null;
+            }
+            headSk = page.get(at).get(TableKeys.SK).s();
+            return true;
+        }
+
+        String headSk() {
+            return headSk;
+        }
+
+        Map<String, AttributeValue> take() {
+            return page.get(at++);
+        }
+
+        private QueryResponse await(Future<QueryResponse> response) {
+            try {
+                return response.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while reading run " + runId, e);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                throw new IllegalStateException("could not read run " + runId + " on " + pk, e.getCause());
+            }
+        }
+    }
+
+    private static QueryRequest.Builder query(String table, String pk, String skPrefix) {
         QueryRequest.Builder request = QueryRequest.builder().tableName(table).consistentRead(true);
         if (skPrefix == null) {
             request.keyConditionExpression("pk = :pk").expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(pk)));
@@ -125,6 +238,13 @@ public final class RunPartition {
             request.keyConditionExpression("pk = :pk AND begins_with(sk, :sk)")
                     .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(pk), ":sk", AttributeValue.fromS(skPrefix)));
         }
+        return request;
+    }
+
+    /** Every item on one partition key whose sort key starts with {@code skPrefix} (all when null), a page at a time. */
+    public static void forEachOnKey(DynamoDbClient dynamoDb, String table, String pk, String skPrefix,
+                                    Consumer<List<Map<String, AttributeValue>>> eachPage) {
+        QueryRequest.Builder request = query(table, pk, skPrefix);
         Map<String, AttributeValue> startKey = null;
         do {
             QueryResponse page = dynamoDb.query(request.exclusiveStartKey(startKey).build());

@@ -1,6 +1,9 @@
 package batchpipe.common.table;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Map;
 
@@ -28,6 +31,14 @@ public final class TableKeys {
     public static final String PROGRESS_PREFIX = "progress#";
     public static final String ATTEMPT_PREFIX = "attempt#";
     public static final String INVOCATION_PREFIX = "invocation#";
+
+    /**
+     * The order a Query returns a key's items in: string sort keys by their UTF-8 bytes, unsigned (AWS, "Key
+     * condition expressions for the Query operation in DynamoDB": "in order of UTF-8 bytes"). Task records sort as {@code task#<taskId>}, so this is
+     * also their task ids' order; Java's own string order differs from it for characters above U+FFFF.
+     */
+    public static final Comparator<String> SORT_KEY_ORDER =
+            (a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
 
     private TableKeys() {
     }

@@ -11,7 +11,11 @@ import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import batchpipe.local.run.RunWatcher;
+import batchpipe.local.runtime.LocalPipeline;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +31,7 @@ import java.util.TreeSet;
  *   <li>every task the spec plans (recomputed from the spec and a fresh listing) has exactly one final
  *       record, and there is no record of a task that was not planned;</li>
  *   <li>the progress shards counted exactly the recorded tasks, once each, and their counters by status
- *       equal the records by status;</li>
+ *       equal the records by status; a record that names its progress shard was counted in that one;</li>
  *   <li>every done hash task has exactly its batch of hash items, indexes start..start+count-1, each
  *       verifying against its password;</li>
  *   <li>every task recorded as failed went through the dead-letter queue (its recorder marked it), and
@@ -47,20 +51,49 @@ public final class Books {
     }
 
     /** The audit's figures, every task's books, and every discrepancy found (none when the books balance). */
+    /**
+     * @param partitionKeys how many partition keys hold the run's task items (1 for a run of the single-key layout)
+     * @param keysHoldingTasks how many of them hold at least one task record
+     */
     public record Audit(long planned, Map<String, Long> recordsByStatus, Map<String, Long> countersByStatus, long counted,
-                        long hashItems, long deadLetters, List<TaskBooks> tasks, List<String> problems) {
+                        long hashItems, long deadLetters, List<TaskBooks> tasks, List<String> problems, int partitionKeys,
+                        int keysHoldingTasks) {
         public boolean balanced() {
             return problems.isEmpty();
         }
 
         public String summary() {
-            return String.format(Locale.ROOT, "planned %d, records %s, counters %s, counted %d, hash items %d, closed via dead letter %d: %s",
-                    planned, recordsByStatus, countersByStatus, counted, hashItems, deadLetters,
+            return String.format(Locale.ROOT, "planned %d, records %s, counters %s, counted %d, hash items %d, closed via dead letter %d,"
+                            + " task records on %d of %d partition keys: %s",
+                    planned, recordsByStatus, countersByStatus, counted, hashItems, deadLetters, keysHoldingTasks, partitionKeys,
                     balanced() ? "the books balance" : problems.size() + " problems: " + problems);
         }
     }
 
     private Books() {
+    }
+
+    /**
+     * Waits until nothing of a live pipeline is in flight, before its books are audited: no handler runs
+     * (not even one the runtime stopped waiting for) and the tasks queue and its dead-letter queue are empty,
+     * three checks in a row, for at most one visibility timeout and 30 s (a returning message, a delete that
+     * failed or a late duplicate, shows up within one visibility timeout). Returns the seconds waited.
+     */
+    public static double settle(LocalPipeline pipeline) throws InterruptedException {
+        LocalStack stack = pipeline.stack();
+        int visibility = Integer.parseInt(stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref("TasksQueue"))
+                .attributeNamesWithStrings("VisibilityTimeout")).attributesAsStrings().get("VisibilityTimeout"));
+        long start = System.nanoTime();
+        long deadline = start + Duration.ofSeconds(visibility + 30L).toNanos();
+        int quiet = 0;
+        while (quiet < 3 && System.nanoTime() < deadline) {
+            boolean idle = pipeline.runtime().handlersRunning() == 0
+                    && RunWatcher.queueEmpty(stack.sqs(), stack.ref("TasksQueue"))
+                    && RunWatcher.queueEmpty(stack.sqs(), stack.ref("TasksDeadLetterQueue"));
+            quiet = idle ? quiet + 1 : 0;
+            Thread.sleep(250);
+        }
+        return (System.nanoTime() - start) / 1e9;
     }
 
     @SuppressWarnings("unchecked")
@@ -71,6 +104,7 @@ public final class Books {
         Map<String, List<Map<String, AttributeValue>>> hashes = new TreeMap<>();
         Set<String> counted = new HashSet<>();
         Map<String, Integer> countedTimes = new TreeMap<>();
+        Map<String, Integer> countedIn = new HashMap<>();
         Map<String, Long> counters = new TreeMap<>();
         Map<String, AttributeValue> run = null;
         boolean summary = false;
@@ -91,15 +125,18 @@ public final class Books {
             else if (sk.startsWith(TableKeys.PROGRESS_PREFIX)) {
                 ProgressShards.Shard shard = ProgressShards.Shard.fromItem(item);
                 plannedFromShards += shard.planned();
+                int shardNumber = Integer.parseInt(sk.substring(TableKeys.PROGRESS_PREFIX.length()));
                 for (String id : shard.counted()) {
                     countedTimes.merge(id, 1, Integer::sum);
+                    countedIn.put(id, shardNumber);
                     if (!counted.add(id)) problems.add("task " + id + " counted in two shards");
                 }
                 shard.byStatus().forEach((status, n) -> counters.merge(status.wireName(), n, Long::sum));
             }
         }
         if (run == null) {
-            return new Audit(0, Map.of(), counters, counted.size(), 0, 0, List.of(), List.of("run " + runId + " has no run record"));
+            return new Audit(0, Map.of(), counters, counted.size(), 0, 0, List.of(), List.of("run " + runId + " has no run record"),
+                    layout.itemPks().size(), 0);
         }
         Map<String, Object> spec = Json.parseObject(run.get("spec").s());
         Map<String, Integer> plannedHashSizes = new LinkedHashMap<>();
@@ -122,6 +159,13 @@ public final class Books {
             countedWithoutRecord.removeAll(records.keySet());
             problems.add("counted tasks differ from records: not counted " + notCounted + ", counted without a record " + countedWithoutRecord);
         }
+        records.forEach((id, r) -> {
+            if (r.containsKey("progressShard") && countedIn.containsKey(id)
+                    && Integer.parseInt(r.get("progressShard").n()) != countedIn.get(id)) {
+                problems.add("record of task " + id + " names progress shard " + r.get("progressShard").n() + " but shard "
+                        + countedIn.get(id) + " counted it");
+            }
+        });
         if (!counters.equals(byStatus)) {
             problems.add("counters by status " + counters + " differ from records by status " + byStatus);
         }
@@ -164,7 +208,8 @@ public final class Books {
             books.add(new TaskBooks(id, planned.contains(id), record == null ? 0 : 1, countedTimes.getOrDefault(id, 0),
                     record == null ? null : record.get("status").s(), record != null && record.containsKey("deadLetteredAt")));
         }
-        return new Audit(planned.size(), byStatus, counters, counted.size(), hashItems, deadLettered, books, problems);
+        return new Audit(planned.size(), byStatus, counters, counted.size(), hashItems, deadLettered, books, problems,
+                layout.itemPks().size(), (int) records.values().stream().map(r -> r.get(TableKeys.PK).s()).distinct().count());
     }
 
     /** Adds a problem when the queue holds any message, visible or in flight. */

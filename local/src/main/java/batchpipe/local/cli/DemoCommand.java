@@ -182,10 +182,7 @@ final class DemoCommand implements Callable<Integer> {
      */
     private static int audit(PrintStream out, PrintStream err, Chaos chaos, LocalPipeline pipeline, String runId) throws InterruptedException {
         LocalStack stack = pipeline.stack();
-        // A returning message (a delete that failed, a late duplicate) shows up within one visibility timeout.
-        int visibility = Integer.parseInt(stack.sqs().getQueueAttributes(b -> b.queueUrl(stack.ref("TasksQueue"))
-                .attributeNamesWithStrings("VisibilityTimeout")).attributesAsStrings().get("VisibilityTimeout"));
-        double waited = settle(pipeline, Duration.ofSeconds(visibility + 30L));
+        double waited = Books.settle(pipeline);
         err.printf(Locale.ROOT, "batchpipe demo: waited %.1f s for in-flight invocations and queues to settle before the audit%n", waited);
         out.printf(Locale.ROOT, "  chaos: profiles %s at rate %s, seed %d%s%n", chaos.profiles(), chaos.rate(), chaos.seed(),
                 chaos.crashedTaskId() == null ? "" : ", task " + chaos.crashedTaskId() + " crashes on every delivery");
@@ -197,21 +194,6 @@ final class DemoCommand implements Callable<Integer> {
         return audit.balanced() ? 0 : 1;
     }
 
-    /** Waits until no handler runs and both task queues are empty, three checks in a row; returns the seconds waited. */
-    private static double settle(LocalPipeline pipeline, Duration atMost) throws InterruptedException {
-        long start = System.nanoTime();
-        long deadline = start + atMost.toNanos();
-        LocalStack stack = pipeline.stack();
-        int quiet = 0;
-        while (quiet < 3 && System.nanoTime() < deadline) {
-            boolean idle = pipeline.runtime().handlersRunning() == 0
-                    && RunWatcher.queueEmpty(stack.sqs(), stack.ref("TasksQueue"))
-                    && RunWatcher.queueEmpty(stack.sqs(), stack.ref("TasksDeadLetterQueue"));
-            quiet = idle ? quiet + 1 : 0;
-            Thread.sleep(250);
-        }
-        return (System.nanoTime() - start) / 1e9;
-    }
 
     /** Seconds from the JVM's start to the stack's, the emulators' start, and the runtime and mappings' start. */
     private record Startup(double jvmAndCli, double emulators, double pipeline) {

@@ -105,9 +105,14 @@ final class RunCommand implements Callable<Integer> {
                     throw StackNames.deployedStackNotFound(spec, deployedStack, e);
                 }
                 err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName() + ")");
-                // the stack's outputs name no completions queue: a run its workers finish before planning ends is not announced
-                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), null, List.of(), limits, wait,
-                        false);
+                // as on the local stack: a run whose workers finish before its planning ends is announced by the planner, on the
+                // stack's completions queue; the watcher waits while the dead-letter queue still holds a task
+                if (stack.completionsQueueUrl() == null) {
+                    err.println("batchpipe run: stack " + stack.name() + " has no output CompletionsQueueUrl (deployed before it was one):"
+                            + " a run whose workers finish before its planning ends will not be announced; redeploy to fix");
+                }
+                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), stack.completionsQueueUrl(),
+                        stack.tasksDeadLetterQueueUrl() == null ? List.of() : List.of(stack.tasksDeadLetterQueueUrl()), limits, wait, false);
             }
         }
         StackTemplate template = stackOptions.loadTemplate();

@@ -11,13 +11,20 @@ import java.util.Map;
 
 /**
  * A Batchpipe stack deployed with sam deploy, found by name: the queue, table and bucket come from its
- * CloudFormation outputs (TasksQueueUrl, RunsTableName, DataBucketName, ...).
+ * CloudFormation outputs (TasksQueueUrl, RunsTableName, DataBucketName, CompletionsQueueUrl, ...). The queues
+ * other than the tasks queue are null for a stack deployed before they were outputs.
  */
 public record DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket, List<String> workerLogGroups,
-                            String reportsLocation) {
+                            String reportsLocation, String completionsQueueUrl, String tasksDeadLetterQueueUrl) {
 
     public DeployedStack {
         workerLogGroups = List.copyOf(workerLogGroups);
+    }
+
+    /** A stack whose queues besides the tasks queue are not known. */
+    public DeployedStack(String name, String tasksQueueUrl, String tableName, String dataBucket, List<String> workerLogGroups,
+                         String reportsLocation) {
+        this(name, tasksQueueUrl, tableName, dataBucket, workerLogGroups, reportsLocation, null, null);
     }
 
     /** A stack that does not say where its reports land (deployed before reports went to S3). */
@@ -37,7 +44,12 @@ public record DeployedStack(String name, String tasksQueueUrl, String tableName,
             if (outputs.get(key) != null && !outputs.get(key).isBlank()) logGroups.add(outputs.get(key));
         }
         return new DeployedStack(stackName, required(outputs, stackName, "TasksQueueUrl"), required(outputs, stackName, "RunsTableName"),
-                outputs.get("DataBucketName"), logGroups, outputs.get("ReportsLocation"));
+                outputs.get("DataBucketName"), logGroups, outputs.get("ReportsLocation"), blankAsNull(outputs.get("CompletionsQueueUrl")),
+                blankAsNull(outputs.get("TasksDeadLetterQueueUrl")));
+    }
+
+    private static String blankAsNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 
     /** The stack's outputs by key (the sweep reads the worker's and its twin's function names there). */

@@ -47,6 +47,29 @@ class DeployedStackTest {
     }
 
     @Test
+    void describe_readsTheCompletionsAndDeadLetterQueuesARunOnTheStackIsPlannedAndWatchedWith() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(
+                output("TasksQueueUrl", "q"), output("RunsTableName", "t"),
+                output("CompletionsQueueUrl", "https://sqs/bp-CompletionsQueue-C"),
+                output("TasksDeadLetterQueueUrl", "https://sqs/bp-TasksDeadLetterQueue-D")).build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        DeployedStack stack = DeployedStack.describe(cloudFormation, "bp");
+
+        assertThat(stack.completionsQueueUrl()).isEqualTo("https://sqs/bp-CompletionsQueue-C");
+        assertThat(stack.tasksDeadLetterQueueUrl()).isEqualTo("https://sqs/bp-TasksDeadLetterQueue-D");
+    }
+
+    @Test
+    void describe_ofAStackWithoutTheQueueOutputsLeavesThemUnknown() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(
+                output("TasksQueueUrl", "q"), output("RunsTableName", "t")).build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        assertThat(DeployedStack.describe(cloudFormation, "bp").completionsQueueUrl()).isNull();
+    }
+
+    @Test
     void describe_readsTheWorkerLogGroupsWhereTheStackHasThem() {
         doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(
                 output("TasksQueueUrl", "q"), output("RunsTableName", "t"),

@@ -24,6 +24,11 @@ public final class PlanningContinuations {
         this.queueUrl = queueUrl;
     }
 
+    /** Whether there is a planning queue (the producer Lambda's; the CLI plans in one go without one). */
+    public boolean configured() {
+        return queueUrl != null;
+    }
+
     /** Asks for another invocation to go on planning the run. */
     public void send(String runId) {
         if (queueUrl == null) {

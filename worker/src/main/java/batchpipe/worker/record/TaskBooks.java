@@ -58,8 +58,15 @@ public final class TaskBooks {
      * Writes the final record unless one exists, then counts the task with the status that is stored.
      * When an earlier (or a concurrent duplicate) delivery had already written it, nothing changes except
      * finishing its bookkeeping, and the answer says so with the stored status.
+     * <p>
+     * The record is written naming {@code shard}, the shard that counts it, so that whoever groups tasks by
+     * progress shard afterwards (the aggregator's estimate of the shard updates' write units) groups them as
+     * they were counted: in a run planned page by page that is the page's shard, not the task id's hash.
+     *
+     * @param shard the progress shard the task's message names; null for runs planned in one go
      */
-    public Recorded close(TaskRecord record, Integer shard, CallTimer timer) {
+    public Recorded close(TaskRecord unstamped, Integer shard, CallTimer timer) {
+        TaskRecord record = unstamped.withProgressShard(shard);
         progress.partitionsOf(record.runId(), timer); // where the record goes: read once per run, if not yet
         boolean written = records.putIfAbsent(record, timer);
         TaskStatus status = written ? record.status()

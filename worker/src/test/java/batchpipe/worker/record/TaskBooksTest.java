@@ -432,6 +432,9 @@ class TaskBooksTest {
         verify(dynamoDb).putItem(put.capture());
         RunPartitions layout = RunPartitions.of("r1", 4);
         assertThat(put.getValue().item().get("pk")).isEqualTo(AttributeValue.fromS(layout.taskPk(TASK)));
+        assertThat(put.getValue().item()).as("the record names the shard that counted it, not the id's hash (shard 1 of 3)")
+                .containsEntry("progressShard", AttributeValue.fromN("7"));
+        assertThat(TaskRecord.fromItem(put.getValue().item()).progressShardOr(3)).isEqualTo(7);
         assertThat(updateRequests(1).get(0).key()).isEqualTo(layout.progressKey(7));
     }
 

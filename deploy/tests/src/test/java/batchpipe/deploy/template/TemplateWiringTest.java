@@ -256,6 +256,27 @@ class TemplateWiringTest {
         assertThat(sources).isGreaterThanOrEqualTo(3); // worker, its twin, aggregator
     }
 
+    /**
+     * A scheduled run starts with an asynchronous invocation of the producer: one that fails is retried by
+     * Lambda and then sent to an alarmed queue its role may send to (Lambda sends the destination's message
+     * with the function's role), as a continuation that fails is redelivered and dead-lettered.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void producer_asynchronousInvocationsAreRetriedThenSentToAnAlarmedQueueItsRoleMaySendTo() {
+        Map<String, Object> invokeConfig = (Map<String, Object>) properties("ProducerFunction").get("EventInvokeConfig");
+        assertThat(invokeConfig).as("ProducerFunction EventInvokeConfig").isNotNull();
+        assertThat(((Number) invokeConfig.get("MaximumRetryAttempts")).intValue()).isPositive();
+        Map<String, Object> onFailure = (Map<String, Object>) ((Map<String, Object>) invokeConfig.get("DestinationConfig")).get("OnFailure");
+        assertThat(onFailure).containsEntry("Type", "SQS");
+        String queue = single(referencedIds(onFailure.get("Destination")));
+        assertThat(template.logicalIdsOfType("AWS::SQS::Queue")).contains(queue);
+        assertThat(statementsOf(roleOf("ProducerFunction"))).as("ProducerRole: sqs:SendMessage on " + queue)
+                .anyMatch(st -> allows(st, "sqs:SendMessage", queue));
+        assertThat(template.logicalIdsOfType("AWS::CloudWatch::Alarm")).as("an alarm on " + queue)
+                .anyMatch(alarm -> referencedIds(template.properties(alarm).get("Dimensions")).contains(queue));
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void everyFunction_logsToItsOwnGroupWithRetentionThatItsRoleMayWrite() {
