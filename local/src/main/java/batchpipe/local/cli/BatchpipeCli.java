@@ -43,6 +43,9 @@ public final class BatchpipeCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && "scan".equals(args[0])) {
+            ScanCommand.prepareInBackground();
+        }
         System.exit(commandLine(CommandLine.defaultFactory(), args).execute(args));
     }
 

@@ -47,6 +47,23 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = "--workers", paramLabel = "N", description = "Parser threads (default: the available processors).")
     Integer workers;
 
+    /**
+     * Links zstd and primes the scanner on another thread while picocli builds and parses the command
+     * line on this one: both are a JVM's fixed start-up costs (the model ~0.2 s, interpreted; the priming
+     * and native library ~0.06-0.1 s), and a scan process has a core to spare until its first chunk.
+     */
+    static void prepareInBackground() {
+        Thread preparing = new Thread(() -> {
+            try {
+                LogScanner.prepare();
+            } catch (LinkageError | RuntimeException e) {
+                // nothing lost: the scan links zstd itself when it opens a zstd input, and reports this there
+            }
+        }, "scan-prepare");
+        preparing.setDaemon(true);
+        preparing.start();
+    }
+
     @Override
     public Integer call() throws Exception {
         Match match = match();

@@ -1,6 +1,7 @@
 package batchpipe.worker.scan;
 
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import com.github.luben.zstd.util.Native;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,6 +39,18 @@ public final class LogScanner {
      */
     public LogScanner(ForkJoinPool pool) {
         this.pool = Objects.requireNonNull(pool, "pool");
+    }
+
+    /**
+     * Does now what a JVM's first scan would otherwise do at its start: links zstd-jni's native library
+     * and primes the parser ({@link ParserPriming}). For a caller with a spare core and other start-up
+     * work to do meanwhile, such as the CLI parsing its arguments. Safe from any thread and idempotent: a
+     * scan started while it runs waits for the priming (class initialisation) and never repeats it.
+     * Throws what linking the native library throws (a platform zstd-jni has no build for).
+     */
+    public static void prepare() {
+        ParserPriming.ensure();
+        Native.load();
     }
 
     public ScanResult scan(InputStream source, ScanOptions options) throws IOException {
