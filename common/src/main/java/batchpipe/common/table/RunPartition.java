@@ -119,9 +119,13 @@ public final class RunPartition {
 
     /**
      * Items buffered at most by {@link #forEachInSortKeyOrder} over all keys: two pages of each key (the one
-     * being merged and the next, fetched ahead), a page holding this over twice the keys.
+     * being merged and the next, fetched ahead), a page holding this over twice the keys. Small because an
+     * item is large in the heap: a task record as the SDK's AttributeValue map is ~14 KB against ~850 bytes
+     * stored, and 16,000 buffered records (220 MB) made the million-task aggregation under -Xmx768m spend
+     * 38 s in collections (91 s in all, against 45 s on one key); 2,000 (~28 MB) cost more, smaller
+     * Queries, whose round trips the read-ahead hides (docs/SCALE.md, "Order").
      */
-    static final int MERGE_BUFFER_ITEMS = 16_000;
+    static final int MERGE_BUFFER_ITEMS = 2_000;
     /** The smallest page a merge asks for, however many keys: below it the Queries, not the buffer, cost. */
     static final int MERGE_MIN_PAGE = 8;
 
