@@ -66,11 +66,12 @@ public final class ProducerHandler implements RequestStreamHandler {
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         byte[] event = input.readAllBytes();
         RemainingTime remaining = context == null ? RemainingTime.UNLIMITED : context::getRemainingTimeInMillis;
-        byte[] response = log.around(context, () -> plan(event, remaining));
+        String requestId = context == null ? null : context.getAwsRequestId();
+        byte[] response = log.around(context, () -> plan(event, remaining, requestId));
         output.write(response);
     }
 
-    private byte[] plan(byte[] event, RemainingTime remaining) {
+    private byte[] plan(byte[] event, RemainingTime remaining, String requestId) {
         Map<String, Object> specJson;
         try {
             specJson = Json.parseObject(new String(event, StandardCharsets.UTF_8));
@@ -81,7 +82,7 @@ public final class ProducerHandler implements RequestStreamHandler {
             return continuePlanning(event, remaining);
         }
         RunSpec spec = parser.parse(specJson);
-        RunPlanner.PlanResult result = planner.plan(spec, specJson, sent -> { }, remaining);
+        RunPlanner.PlanResult result = planner.plan(spec, specJson, sent -> { }, remaining, requestId);
         return Json.write(result.toJson()).getBytes(StandardCharsets.UTF_8);
     }
 

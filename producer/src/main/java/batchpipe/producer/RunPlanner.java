@@ -150,10 +150,39 @@ public final class RunPlanner {
      * was written, so the invocation may be retried (docs/SCALE.md, "The first invocation").
      */
     public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress, RemainingTime remaining) {
+        return plan(spec, specJson, enqueueProgress, remaining, null);
+    }
+
+    /**
+     * {@link #plan(RunSpec, Map, LongConsumer, RemainingTime)} for the Lambda invocation {@code requestId}
+     * (null: none, the CLI's case). A retry of that invocation, which Lambda makes with the same request
+     * id, goes on with the run the first attempt recorded, from its cursor, instead of planning a second
+     * run; if the first attempt died before recording it, the retry records it under the id it chose.
+     */
+    public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress, RemainingTime remaining,
+                           String requestId) {
         long started = System.nanoTime();
         Instant now = clock.instant();
         String runId = spec.runId() != null ? spec.runId() : TaskIds.newRunId(now);
         for (RunSpec.ScanSource source : spec.scan()) lister.checkListable(source);
+        if (requestId != null) {
+            String claimed = runs.claimForInvocation(requestId, runId, now.toEpochMilli());
+            if (!claimed.equals(runId)) {
+                runId = claimed;
+                Map<String, AttributeValue> stored = runs.read(claimed);
+                if (stored != null) {
+                    RunRecord run = RunRecord.fromItem(stored);
+                    if ("enqueue-failed".equals(run.status())) {
+                        // marked so that a person sees it; planning it further would hide that
+                        throw new IllegalStateException("run " + claimed + ", recorded by an earlier attempt of this invocation, cannot"
+                                + " complete (" + run.enqueueError() + "); it is not planned again");
+                    }
+                    LOG.info("a retry of the invocation that recorded this run: planning goes on from its cursor", "runId", claimed,
+                            "requestId", requestId);
+                    return resume(claimed, remaining);
+                }
+            }
+        }
 
         // List ahead until the partition count cannot change any more (or everything is listed).
         List<PlanPager.Page> ahead = new ArrayList<>();

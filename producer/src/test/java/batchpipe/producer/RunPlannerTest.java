@@ -275,6 +275,63 @@ class RunPlannerTest {
     }
 
     @Test
+    void plan_aRetryOfTheInvocationThatRecordedARunGoesOnWithThatRunFromItsCursorInsteadOfPlanningAnother() throws Exception {
+        RunRecord stored = new RunRecord("r-first", null, "{\"scan\":[{\"bucket\":\"bucket-a\",\"prefix\":\"logs/\"}]}",
+                new batchpipe.common.run.Planned(0, 0, 0), 0, NOW_MILLIS, "running", 0, null, null, List.of(), null, null, null, 3,
+                new PlanCursor(4, 0, "logs/a.json", 1, 1, 0, 1, Map.of()));
+        when(runs.claimForInvocation(eq("req-1"), anyString(), eq(NOW_MILLIS))).thenReturn("r-first");
+        when(runs.read("r-first")).thenReturn(stored.toItem());
+        RunSpec.ScanSource source = new RunSpec.ScanSource("bucket-a", "logs/", null, null, List.of("level", "status"), null);
+        when(lister.page(source, "logs/a.json")).thenReturn(listed(false, "logs/b.json"));
+
+        RunPlanner.PlanResult result = planner.plan(new RunSpec(null, null, List.of(source), null), Map.of(), n -> { },
+                RemainingTime.UNLIMITED, "req-1");
+
+        assertThat(result.runId()).isEqualTo("r-first");
+        verify(runs, never()).create(any(RunRecord.class));
+        verify(runs).advance(eq("r-first"), eq(4L), any());
+        assertThat(publishedMessages()).hasSize(1);
+    }
+
+    @Test
+    void plan_aRetryWhoseFirstAttemptDiedBeforeRecordingRecordsTheRunUnderTheIdThatAttemptChose() {
+        when(runs.claimForInvocation(eq("req-1"), anyString(), eq(NOW_MILLIS))).thenReturn("r-first");
+        when(runs.read("r-first")).thenReturn(null);
+
+        RunPlanner.PlanResult result = planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
+                Map.of(), n -> { }, RemainingTime.UNLIMITED, "req-1");
+
+        assertThat(result.runId()).isEqualTo("r-first");
+        verify(runs).create(argThat(r -> r.runId().equals("r-first")));
+    }
+
+    @Test
+    void plan_aRetryOfAnInvocationWhoseRunWasMarkedFailedIsRefusedNamingTheRun() {
+        RunRecord failed = new RunRecord("r-first", null, "{}", new batchpipe.common.run.Planned(0, 0, 0), 0, NOW_MILLIS, "enqueue-failed",
+                0, 3L, "SQS refused", List.of(), null, null, null, 3, new PlanCursor(1, 0, null, 0, 0, 0, 0, Map.of()));
+        when(runs.claimForInvocation(eq("req-1"), anyString(), eq(NOW_MILLIS))).thenReturn("r-first");
+        when(runs.read("r-first")).thenReturn(failed.toItem());
+
+        assertThatThrownBy(() -> planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
+                Map.of(), n -> { }, RemainingTime.UNLIMITED, "req-1"))
+                .hasMessageContaining("r-first").hasMessageContaining("SQS refused").hasMessageContaining("not planned again");
+        verify(runs, never()).create(any(RunRecord.class));
+        verifyNoInteractions(publisher);
+    }
+
+    @Test
+    void plan_aFirstAttemptClaimsItsRequestIdForTheRunItRecords() {
+        when(runs.claimForInvocation(eq("req-1"), anyString(), eq(NOW_MILLIS))).thenAnswer(i -> i.getArgument(1));
+
+        RunPlanner.PlanResult result = planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
+                Map.of(), n -> { }, RemainingTime.UNLIMITED, "req-1");
+
+        verify(runs).claimForInvocation("req-1", result.runId(), NOW_MILLIS);
+        verify(runs).create(argThat(r -> r.runId().equals(result.runId())));
+        verify(runs, never()).read(anyString());
+    }
+
+    @Test
     void plan_sendsNothingWhenTheRunAlreadyExists() {
         doThrow(new RunStore.RunExistsException("r1")).when(runs).create(any(RunRecord.class));
 

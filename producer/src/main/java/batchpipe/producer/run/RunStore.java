@@ -130,6 +130,35 @@ public final class RunStore {
     }
 
     /** The run record as stored (consistent), or null when there is none. */
+    /**
+     * Ties the producer invocation {@code requestId} to {@code runId} with a conditional put, or, when an
+     * earlier attempt of the same invocation already did, returns the run id that attempt chose. Lambda
+     * retries a failed asynchronous invocation (the schedule's) with the same request id, so a retry of one
+     * that died after recording its run (out of memory, a hard timeout) goes on with that run instead of
+     * planning a second one. The item sits on a key of its own ({@code invocation#<requestId>}), never
+     * under a run's.
+     */
+    public String claimForInvocation(String requestId, String runId, long createdAtMillis) {
+        Map<String, AttributeValue> key = TableKeys.itemKey(INVOCATION_PK_PREFIX + requestId, INVOCATION_SK);
+        Map<String, AttributeValue> item = new LinkedHashMap<>(key);
+        item.put("runId", AttributeValue.fromS(runId));
+        item.put("createdAt", AttributeValue.fromN(Long.toString(createdAtMillis)));
+        try {
+            dynamoDb.putItem(b -> b.tableName(table).item(item).conditionExpression("attribute_not_exists(pk)"));
+            return runId;
+        } catch (ConditionalCheckFailedException e) {
+            GetItemResponse earlier = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true).key(key));
+            if (!earlier.hasItem() || !earlier.item().containsKey("runId")) {
+                throw new IllegalStateException("invocation " + requestId + " was claimed, but its claim holds no run id", e);
+            }
+            return earlier.item().get("runId").s();
+        }
+    }
+
+    /** The partition key prefix of {@link #claimForInvocation}'s items. */
+    static final String INVOCATION_PK_PREFIX = "invocation#";
+    static final String INVOCATION_SK = "producer";
+
     public Map<String, AttributeValue> read(String runId) {
         GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true).key(TableKeys.key(runId, TableKeys.RUN_SK)));
         return response.hasItem() && !response.item().isEmpty() ? response.item() : null;

@@ -10,6 +10,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -51,6 +53,31 @@ class RunStoreTest {
 
     private static List<String> sortKeys(List<WriteRequest> writes) {
         return writes.stream().map(w -> w.putRequest().item().get("sk").s()).toList();
+    }
+
+    @Test
+    void claimForInvocation_tiesAFreshRequestIdToTheRunIdOnAKeyOfItsOwn() {
+        doReturn(PutItemResponse.builder().build()).when(dynamoDb).putItem(any(PutItemRequest.class));
+
+        assertThat(store.claimForInvocation("req-1", "r-new", 5L)).isEqualTo("r-new");
+
+        ArgumentCaptor<PutItemRequest> put = ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(dynamoDb).putItem(put.capture());
+        assertThat(put.getValue().conditionExpression()).isEqualTo("attribute_not_exists(pk)");
+        assertThat(put.getValue().item().get("pk").s()).isEqualTo("invocation#req-1");
+        assertThat(put.getValue().item().get("runId").s()).isEqualTo("r-new");
+    }
+
+    @Test
+    void claimForInvocation_returnsTheRunIdAnEarlierAttemptOfTheSameInvocationChose() {
+        doThrow(ConditionalCheckFailedException.builder().message("exists").build()).when(dynamoDb).putItem(any(PutItemRequest.class));
+        doReturn(GetItemResponse.builder().item(Map.of("pk", AttributeValue.fromS("invocation#req-1"), "sk", AttributeValue.fromS("producer"),
+                "runId", AttributeValue.fromS("r-first"))).build()).when(dynamoDb).getItem(any(GetItemRequest.class));
+
+        assertThat(store.claimForInvocation("req-1", "r-second", 6L)).isEqualTo("r-first");
+        ArgumentCaptor<GetItemRequest> get = ArgumentCaptor.forClass(GetItemRequest.class);
+        verify(dynamoDb).getItem(get.capture());
+        assertThat(get.getValue().consistentRead()).isTrue();
     }
 
     @Test
