@@ -3,12 +3,15 @@ package batchpipe.local.sweep;
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.RunReader;
 import batchpipe.aggregator.report.SweepReport;
+import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.report.RunSummaryItem;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.producer.RunPlanner;
+import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
+import batchpipe.producer.run.CompletionNotice;
 import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.RunSpec;
 import batchpipe.producer.spec.RunSpecParser;
@@ -169,8 +172,8 @@ public final class AwsSweep {
         // Planned in one go with no time limit, and nothing is sent while planning, so neither a planning queue nor a
         // completions queue is needed: no task can finish before planning has.
         RunPlanner planner = new RunPlanner(new ObjectLister(s3), runs, new TaskPublisher(kept, "kept://sweep", 1, 1, 0),
-                new batchpipe.common.task.TaskCodec(limits), new batchpipe.producer.enqueue.PlanningContinuations(kept, null),
-                new batchpipe.producer.run.CompletionNotice(runs, kept, null), RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY,
+                new TaskCodec(limits), new PlanningContinuations(kept, null),
+                new CompletionNotice(runs, kept, null), RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY,
                 RunPlanner.Settings.DEFAULT_PLANNING_MARGIN_MS, Clock.systemUTC());
         planner.plan(spec, runSpecJson, sent -> { });
         return kept.bodies();

@@ -1,13 +1,9 @@
 package batchpipe.deploy.sweep;
 
 import batchpipe.common.json.Json;
-import batchpipe.local.cli.BatchpipeCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,26 +23,14 @@ class UncappedSweepIT {
 
     @Test
     void withoutACpuController_theSweepRunsSaysCpuNotCappedEverywhereAndRecommendsNothing() throws Exception {
-        Path mounts = Files.writeString(dir.resolve("mounts"), "proc /proc proc rw 0 0\ncgroup2 " + dir.resolve("unified") + " cgroup2 rw 0 0\n");
-        Files.createDirectories(dir.resolve("unified"));
-        Files.writeString(dir.resolve("unified/cgroup.controllers"), "pids\n");
+        Path mounts = SweepCli.mountsWithoutCpuController(dir);
         Path spec = Files.writeString(dir.resolve("spec.json"), "{\"label\": \"uncapped\", \"hash\": {\"batches\": 2, \"batchSize\": 2, \"cost\": 4}}");
         Path sweepDir = dir.resolve("sweep");
 
-        PrintStream out = System.out, err = System.err;
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream(), stderr = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(stderr, true, StandardCharsets.UTF_8));
-            code = BatchpipeCli.commandLine().execute("sweep", "--spec", spec.toString(), "--memory", "885,1769", "--yes",
-                    "--proc-mounts", mounts.toString(), "--out", sweepDir.toString(), "--local-stack-name", "uncapped-sweep");
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        String errText = stderr.toString(StandardCharsets.UTF_8);
-        assertThat(code).as(errText).isZero();
+        SweepCli.Result result = SweepCli.run("--spec", spec.toString(), "--memory", "885,1769", "--yes",
+                "--proc-mounts", mounts.toString(), "--out", sweepDir.toString(), "--local-stack-name", "uncapped-sweep");
+        String errText = result.stderr();
+        assertThat(result.code()).as(errText).isZero();
         assertThat(errText.lines().findFirst().orElseThrow()).contains(": CPU not capped: ").contains("offers no cpu controller");
 
         Map<String, Object> sweep = Json.parseObject(Files.readString(sweepDir.resolve("sweep.json")));
@@ -54,7 +38,7 @@ class UncappedSweepIT {
         assertThat((Map<String, Object>) sweep.get("recommendation")).doesNotContainKey("key");
         assertThat(Files.readString(sweepDir.resolve("sweep.md")).lines().findFirst().orElseThrow()).startsWith("# CPU not capped: ");
         assertThat(Files.readString(sweepDir.resolve("sweep.html"))).contains("<h1>CPU not capped: ");
-        assertThat(stdout.toString(StandardCharsets.UTF_8)).startsWith("# CPU not capped: ").contains("No recommendation: CPU was not capped");
+        assertThat(result.stdout()).startsWith("# CPU not capped: ").contains("No recommendation: CPU was not capped");
 
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> configurations = (List<Map<String, Object>>) sweep.get("configurations");
