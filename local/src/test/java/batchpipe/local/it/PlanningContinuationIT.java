@@ -5,38 +5,25 @@ import batchpipe.common.run.RunRecord;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
-import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.stack.LocalStack;
-import batchpipe.local.stack.ProjectHome;
-import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.RunPlanner;
 import batchpipe.producer.enqueue.PlanningContinuations;
-import batchpipe.producer.enqueue.TaskPublisher;
-import batchpipe.producer.listing.ObjectLister;
 import batchpipe.producer.plan.RemainingTime;
-import batchpipe.producer.run.CompletionNotice;
-import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.RunSpec;
 import batchpipe.producer.spec.RunSpecParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.sqs.model.Message;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,7 +32,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -66,18 +52,7 @@ class PlanningContinuationIT {
 
     @BeforeAll
     static void start() throws Exception {
-        stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
-                "planit", LocalStack.Ports.free());
-        stack.useForThisProcess();
-        String bucket = stack.ref("DataBucket");
-        List<Future<?>> puts = new ArrayList<>();
-        try (ExecutorService threads = Executors.newFixedThreadPool(16)) {
-            for (int i = 0; i < OBJECTS; i++) {
-                String key = key(i);
-                puts.add(threads.submit(() -> stack.s3().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("{}\n"))));
-            }
-            for (Future<?> put : puts) put.get();
-        }
+        stack = PlanningFixture.startWithObjects("planit", "big/", OBJECTS);
     }
 
     @AfterAll
@@ -86,7 +61,7 @@ class PlanningContinuationIT {
     }
 
     private static String key(int i) {
-        return String.format(Locale.ROOT, "big/part-%05d.jsonl", i);
+        return PlanningFixture.key("big/", i);
     }
 
     /** A fresh invocation's clock: plenty of time for {@code pages} checks, then less than the margin. */
@@ -96,10 +71,7 @@ class PlanningContinuationIT {
     }
 
     private static RunPlanner planner(DynamoDbClient dynamoDb) {
-        RunStore runs = new RunStore(dynamoDb, stack.ref("RunsTable"));
-        return new RunPlanner(new ObjectLister(stack.s3()), runs, new TaskPublisher(stack.sqs(), stack.ref("TasksQueue"), 8, 8, 50),
-                new TaskCodec(TaskLimits.defaults()), new PlanningContinuations(stack.sqs(), stack.ref("PlanningQueue")),
-                new CompletionNotice(runs, stack.sqs(), stack.ref("CompletionsQueue")), 5, MARGIN_MS, Clock.systemUTC());
+        return PlanningFixture.planner(stack, dynamoDb, MARGIN_MS);
     }
 
     /**
@@ -107,25 +79,8 @@ class PlanningContinuationIT {
      * is set: an invocation that dies after sending a page's tasks.
      */
     private static DynamoDbClient crashingOnce(AtomicBoolean crash) {
-        DynamoDbClient real = stack.dynamoDb();
-        return (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(), new Class<?>[]{DynamoDbClient.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("updateItem") && args != null && args[0] instanceof Consumer<?> build) {
-                        UpdateItemRequest.Builder builder = UpdateItemRequest.builder();
-                        @SuppressWarnings("unchecked") Consumer<UpdateItemRequest.Builder> b = (Consumer<UpdateItemRequest.Builder>) build;
-                        b.accept(builder);
-                        UpdateItemRequest request = builder.build();
-                        if (request.updateExpression().equals("SET #planning = :next") && crash.compareAndSet(true, false)) {
-                            throw new IllegalStateException("the invocation died after sending a page");
-                        }
-                        return real.updateItem(request);
-                    }
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return PlanningFixture.failingCursorMove(stack,
+                move -> crash.compareAndSet(true, false) ? new IllegalStateException("the invocation died after sending a page") : null);
     }
 
     @Test

@@ -4,45 +4,25 @@ import batchpipe.common.json.Json;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
-import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.stack.LocalStack;
-import batchpipe.local.stack.ProjectHome;
-import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.RunPlanner;
-import batchpipe.producer.enqueue.PlanningContinuations;
-import batchpipe.producer.enqueue.TaskPublisher;
-import batchpipe.producer.listing.ObjectLister;
 import batchpipe.producer.plan.RemainingTime;
-import batchpipe.producer.run.CompletionNotice;
-import batchpipe.producer.run.RunStore;
 import batchpipe.producer.spec.RunSpec;
 import batchpipe.producer.spec.RunSpecParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.sqs.model.Message;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -67,18 +47,7 @@ class PlanningRetryIT {
 
     @BeforeAll
     static void start() throws Exception {
-        stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
-                "planretry", LocalStack.Ports.free());
-        stack.useForThisProcess();
-        String bucket = stack.ref("DataBucket");
-        List<Future<?>> puts = new ArrayList<>();
-        try (ExecutorService threads = Executors.newFixedThreadPool(16)) {
-            for (int i = 0; i < OBJECTS; i++) {
-                String key = String.format(Locale.ROOT, "sched/part-%05d.jsonl", i);
-                puts.add(threads.submit(() -> stack.s3().putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString("{}\n"))));
-            }
-            for (Future<?> put : puts) put.get();
-        }
+        stack = PlanningFixture.startWithObjects("planretry", "sched/", OBJECTS);
     }
 
     @AfterAll
@@ -87,34 +56,12 @@ class PlanningRetryIT {
     }
 
     private static RunPlanner planner(DynamoDbClient dynamoDb) {
-        RunStore runs = new RunStore(dynamoDb, stack.ref("RunsTable"));
-        return new RunPlanner(new ObjectLister(stack.s3()), runs, new TaskPublisher(stack.sqs(), stack.ref("TasksQueue"), 8, 8, 50),
-                new TaskCodec(TaskLimits.defaults()), new PlanningContinuations(stack.sqs(), stack.ref("PlanningQueue")),
-                new CompletionNotice(runs, stack.sqs(), stack.ref("CompletionsQueue")), 5, 1_000, Clock.systemUTC());
+        return PlanningFixture.planner(stack, dynamoDb, 1_000);
     }
 
     /** The stack's DynamoDB client, except that the cursor's {@code dieAt}-th move past a page kills the attempt. */
     private static DynamoDbClient dyingAtCursorMove(int dieAt) {
-        DynamoDbClient real = stack.dynamoDb();
-        AtomicInteger moves = new AtomicInteger();
-        return (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(), new Class<?>[]{DynamoDbClient.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("updateItem") && args != null && args[0] instanceof Consumer<?> build) {
-                        UpdateItemRequest.Builder builder = UpdateItemRequest.builder();
-                        @SuppressWarnings("unchecked") Consumer<UpdateItemRequest.Builder> b = (Consumer<UpdateItemRequest.Builder>) build;
-                        b.accept(builder);
-                        UpdateItemRequest request = builder.build();
-                        if (request.updateExpression().equals("SET #planning = :next") && moves.incrementAndGet() == dieAt) {
-                            throw new AttemptDied();
-                        }
-                        return real.updateItem(request);
-                    }
-                    try {
-                        return method.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return PlanningFixture.failingCursorMove(stack, move -> move == dieAt ? new AttemptDied() : null);
     }
 
     @Test
@@ -143,7 +90,7 @@ class PlanningRetryIT {
         Map<String, Set<String>> runsOfTask = drainTasks();
         Set<String> expected = new HashSet<>();
         for (int i = 0; i < OBJECTS; i++) {
-            expected.add(TaskIds.scanTaskId(runId, stack.ref("DataBucket"), String.format(Locale.ROOT, "sched/part-%05d.jsonl", i)));
+            expected.add(TaskIds.scanTaskId(runId, stack.ref("DataBucket"), PlanningFixture.key("sched/", i)));
         }
         assertThat(runsOfTask.keySet()).as("every key planned, in the first attempt's run").isEqualTo(expected);
         assertThat(runsOfTask.values()).as("no task of a second run").allSatisfy(runs -> assertThat(runs).containsExactly(runId));
