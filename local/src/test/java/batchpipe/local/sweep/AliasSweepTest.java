@@ -10,20 +10,16 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.CreateAliasRequest;
 import software.amazon.awssdk.services.lambda.model.CreateAliasResponse;
 import software.amazon.awssdk.services.lambda.model.DeleteAliasRequest;
-import software.amazon.awssdk.services.lambda.model.DeleteAliasResponse;
 import software.amazon.awssdk.services.lambda.model.DeleteFunctionRequest;
-import software.amazon.awssdk.services.lambda.model.DeleteFunctionResponse;
 import software.amazon.awssdk.services.lambda.model.GetFunctionConfigurationRequest;
 import software.amazon.awssdk.services.lambda.model.GetFunctionConfigurationResponse;
 import software.amazon.awssdk.services.lambda.model.InvokeRequest;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.LastUpdateStatus;
 import software.amazon.awssdk.services.lambda.model.PublishVersionRequest;
-import software.amazon.awssdk.services.lambda.model.PublishVersionResponse;
 import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
 import software.amazon.awssdk.services.lambda.model.State;
 import software.amazon.awssdk.services.lambda.model.UpdateFunctionConfigurationRequest;
-import software.amazon.awssdk.services.lambda.model.UpdateFunctionConfigurationResponse;
 
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -37,7 +33,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doAnswer;
-import static org.mockito.Mockito.doReturn;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
@@ -55,19 +50,7 @@ class AliasSweepTest {
 
     @BeforeEach
     void lambda() {
-        // The SDK's Consumer<Builder> overloads are default methods that build the request: keep them real.
-        lambda = Mockito.mock(LambdaClient.class, Mockito.CALLS_REAL_METHODS);
-        doAnswer(call -> {
-            GetFunctionConfigurationRequest r = call.getArgument(0);
-            return GetFunctionConfigurationResponse.builder().functionName(r.functionName()).memorySize(1769)
-                    .lastUpdateStatus(LastUpdateStatus.SUCCESSFUL).state(State.ACTIVE).build();
-        }).when(lambda).getFunctionConfiguration(any(GetFunctionConfigurationRequest.class));
-        doReturn(UpdateFunctionConfigurationResponse.builder().build()).when(lambda).updateFunctionConfiguration(any(UpdateFunctionConfigurationRequest.class));
-        doAnswer(call -> PublishVersionResponse.builder().version(Integer.toString(versions.incrementAndGet())).build())
-                .when(lambda).publishVersion(any(PublishVersionRequest.class));
-        doReturn(CreateAliasResponse.builder().build()).when(lambda).createAlias(any(CreateAliasRequest.class));
-        doReturn(DeleteAliasResponse.builder().build()).when(lambda).deleteAlias(any(DeleteAliasRequest.class));
-        doReturn(DeleteFunctionResponse.builder().build()).when(lambda).deleteFunction(any(DeleteFunctionRequest.class));
+        lambda = MockedLambda.healthy(versions);
         doAnswer(call -> ok()).when(lambda).invoke(any(InvokeRequest.class));
     }
 
