@@ -59,11 +59,7 @@ final class SvgCharts {
         double xTop = xTicks[xTicks.length - 1], yTop = yTicks[yTicks.length - 1];
         StringBuilder svg = open(id, title);
         int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
-        for (double t : yTicks) {
-            double y = TOP + plotH - plotH * t / yTop;
-            svg.append(gridLine(LEFT, y, LEFT + plotW, y));
-            svg.append(text(LEFT - 8, y + 4, "end", number(t)));
-        }
+        yGrid(svg, yTicks, yTop);
         for (double t : xTicks) {
             double x = LEFT + plotW * t / xTop;
             svg.append(gridLine(x, TOP, x, TOP + plotH));
@@ -201,11 +197,7 @@ final class SvgCharts {
         double yTop = yTicks[yTicks.length - 1];
         StringBuilder svg = open(id, title);
         int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
-        for (double t : yTicks) {
-            double y = TOP + plotH - plotH * t / yTop;
-            svg.append(gridLine(LEFT, y, LEFT + plotW, y));
-            svg.append(text(LEFT - 8, y + 4, "end", number(t)));
-        }
+        yGrid(svg, yTicks, yTop);
         double slot = plotW / (double) Math.max(1, n);
         double barW = Math.max(1, slot * 0.8);
         int labelEvery = Math.max(1, (int) Math.ceil(n / 12.0));
@@ -312,6 +304,16 @@ final class SvgCharts {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.format(Locale.ROOT, "%,d", (long) v);
         if (Math.abs(v) >= 100) return String.format(Locale.ROOT, "%,.0f", v);
         return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    /** The value axis: a grid line and a label at each tick, from the plot's bottom (0) to {@code yTop}. */
+    private static void yGrid(StringBuilder svg, double[] yTicks, double yTop) {
+        int plotW = WIDTH - LEFT - RIGHT, plotH = HEIGHT - TOP - BOTTOM;
+        for (double t : yTicks) {
+            double y = TOP + plotH - plotH * t / yTop;
+            svg.append(gridLine(LEFT, y, LEFT + plotW, y));
+            svg.append(text(LEFT - 8, y + 4, "end", number(t)));
+        }
     }
 
     private static StringBuilder open(String id, String title) {
