@@ -16,7 +16,6 @@ import batchpipe.local.report.ReportFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -37,10 +36,6 @@ import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,8 +74,6 @@ class ReportCommandTest {
     private final DynamoDbClient dynamoDb = mock(DynamoDbClient.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
     private final S3Client s3 = mock(S3Client.class, withSettings().defaultAnswer(CALLS_REAL_METHODS));
 
-    private record Result(int exitCode, String out, String err) {
-    }
 
     /** The files the aggregator rendered for run r1, by name, as it would have put them in S3. */
     private static Map<String, String> storedFiles() {
@@ -88,29 +81,11 @@ class ReportCommandTest {
         return ReportDocuments.render(report);
     }
 
-    private Result run(Supplier<DynamoDbClient> dynamoDbClients, Supplier<S3Client> s3Clients, String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        CommandLine.IFactory factory = new CommandLine.IFactory() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <K> K create(Class<K> type) throws Exception {
-                return type == ReportCommand.class ? (K) new ReportCommand(dynamoDbClients, s3Clients) : CommandLine.defaultFactory().create(type);
-            }
-        };
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            CommandLine cli = BatchpipeCli.commandLine(factory);
-            cli.setErr(new PrintWriter(err, true));
-            int code = cli.execute(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(original);
-        }
+    private InProcessCli.Result run(Supplier<DynamoDbClient> dynamoDbClients, Supplier<S3Client> s3Clients, String... args) {
+        return InProcessCli.run(InProcessCli.reportClients(dynamoDbClients, s3Clients), args);
     }
 
-    private Result run(String... args) {
+    private InProcessCli.Result run(String... args) {
         return run(() -> dynamoDb, () -> s3, args);
     }
 
@@ -136,7 +111,7 @@ class ReportCommandTest {
         ReportFiles.write(folder, RunReport.of("r1", RUN, List.of(TASK), PriceTable.defaults(),
                 ReportInputs.withoutReportLines(CostAssumptions.defaults())));
 
-        Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--out", folder.toString());
+        InProcessCli.Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--out", folder.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).isEqualTo(Files.readString(folder.resolve("report.md")));
@@ -149,7 +124,7 @@ class ReportCommandTest {
         ReportFiles.write(folder, RunReport.of("r1", RUN, List.of(TASK), PriceTable.defaults(),
                 ReportInputs.withoutReportLines(CostAssumptions.defaults())));
 
-        Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--out", folder.toString(), "--json");
+        InProcessCli.Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--out", folder.toString(), "--json");
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(Json.parseObject(result.out())).isEqualTo(Json.parseObject(Files.readString(folder.resolve("report.json"))));
@@ -174,7 +149,7 @@ class ReportCommandTest {
         }).when(s3).getObjectAsBytes(any(GetObjectRequest.class));
         Path folder = tmp.resolve("fetched");
 
-        Result result = run("report", "r1", "--table", "tbl", "--out", folder.toString());
+        InProcessCli.Result result = run("report", "r1", "--table", "tbl", "--out", folder.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         for (Map.Entry<String, String> file : stored.entrySet()) {
@@ -194,7 +169,7 @@ class ReportCommandTest {
         }).when(dynamoDb).query(any(QueryRequest.class));
         Path folder = tmp.resolve("recomputed");
 
-        Result result = run(() -> dynamoDb, none("S3"), "report", "r1", "--table", "tbl", "--recompute", "--out", folder.toString());
+        InProcessCli.Result result = run(() -> dynamoDb, none("S3"), "report", "r1", "--table", "tbl", "--recompute", "--out", folder.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.err().lines().findFirst().orElseThrow())
@@ -213,7 +188,7 @@ class ReportCommandTest {
         ReportFiles.write(b, RunReport.of("r2", RUN, List.of(TASK), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults())));
         Path out = tmp.resolve("compared");
 
-        Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), b.toString(), "--out", out.toString());
+        InProcessCli.Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), b.toString(), "--out", out.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).startsWith("# Batchpipe runs compared\n\nA: r1  \nB: r2\n")
@@ -229,7 +204,7 @@ class ReportCommandTest {
         Path foreign = Files.createDirectories(tmp.resolve("foreign")).resolve("report.json");
         Files.writeString(foreign, "{\"runId\": \"x\", \"planned\": {\"total\": \"many\"}}");
 
-        Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), foreign.toString(),
+        InProcessCli.Result result = run(none("DynamoDB"), none("S3"), "report", "--compare", a.toString(), foreign.toString(),
                 "--out", tmp.resolve("compared").toString());
 
         assertThat(result.exitCode()).isEqualTo(1);
@@ -243,7 +218,7 @@ class ReportCommandTest {
         doThrow(NoSuchKeyException.builder().statusCode(404).message("Not Found").build()).when(s3).headObject(any(HeadObjectRequest.class));
         Path folder = tmp.resolve("r1");
 
-        Result result = run("report", "r1", "--table", "tbl", "--reports", "s3://bkt/reports/", "--out", folder.toString());
+        InProcessCli.Result result = run("report", "r1", "--table", "tbl", "--reports", "s3://bkt/reports/", "--out", folder.toString());
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).hasLineCount(1).startsWith("batchpipe: no stored report for run 'r1': no " + folder.resolve("report.json"))
@@ -258,7 +233,7 @@ class ReportCommandTest {
                 "a local stack's endpoint is set for this process");
         Path folder = tmp.resolve("r1");
 
-        Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--out", folder.toString());
+        InProcessCli.Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--out", folder.toString());
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).hasLineCount(1).contains("no stored report for run 'r1': no " + folder.resolve("report.json"),
@@ -267,7 +242,7 @@ class ReportCommandTest {
 
     @Test
     void report_refusesAnOptionThatOnlyShapesARecomputedReport() {
-        Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--table", "tbl", "--report-lines", "none");
+        InProcessCli.Result result = run(none("DynamoDB"), none("S3"), "report", "r1", "--table", "tbl", "--report-lines", "none");
 
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).hasLineCount(1).contains("--report-lines shapes a recomputed report only: add --recompute");

@@ -3,15 +3,9 @@ package batchpipe.local.cli;
 import batchpipe.local.report.ReportFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Supplier;
@@ -26,35 +20,15 @@ class ReportHistoryCommandTest {
     @TempDir
     Path tmp;
 
-    private record Result(int exitCode, String out, String err) {
-    }
 
-    private Result run(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
+    private InProcessCli.Result run(String... args) {
         Supplier<DynamoDbClient> noDynamoDb = () -> {
             throw new AssertionError("no DynamoDB client may be made");
         };
         Supplier<S3Client> noS3 = () -> {
             throw new AssertionError("no S3 client may be made");
         };
-        CommandLine.IFactory factory = new CommandLine.IFactory() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <K> K create(Class<K> type) throws Exception {
-                return type == ReportCommand.class ? (K) new ReportCommand(noDynamoDb, noS3) : CommandLine.defaultFactory().create(type);
-            }
-        };
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            CommandLine cli = BatchpipeCli.commandLine(factory);
-            cli.setErr(new PrintWriter(err, true));
-            int code = cli.execute(args);
-            return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString());
-        } finally {
-            System.setOut(original);
-        }
+        return InProcessCli.run(InProcessCli.reportClients(noDynamoDb, noS3), args);
     }
 
     /** Six runs of "nightly" (the last three times slower) and one of "other", in out-like folders. */
@@ -73,7 +47,7 @@ class ReportHistoryCommandTest {
         Path root = storedRuns();
         Path out = tmp.resolve("history");
 
-        Result result = run("report", "--history", "--label", "nightly", "--from", root.toString(), "--out", out.toString());
+        InProcessCli.Result result = run("report", "--history", "--label", "nightly", "--from", root.toString(), "--out", out.toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).startsWith("# Batchpipe run history\n\n6 runs of label \"nightly\", oldest first, from the report.json of each run folder in "
@@ -89,7 +63,7 @@ class ReportHistoryCommandTest {
 
     @Test
     void history_withoutALabel_showsEveryRunAndJudgesEachAgainstItsOwnLabel() throws Exception {
-        Result result = run("report", "--history", "--from", storedRuns().toString(), "--out", tmp.resolve("h").toString());
+        InProcessCli.Result result = run("report", "--history", "--from", storedRuns().toString(), "--out", tmp.resolve("h").toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.out()).contains("7 runs of every label", "| o0 | other |", "| 7 | n5 | nightly |", "not judged (0 of 5 runs before) |");
@@ -98,7 +72,7 @@ class ReportHistoryCommandTest {
 
     @Test
     void history_withLast_showsTheNewestRunsJudgedAgainstOlderOnes() throws Exception {
-        Result result = run("report", "--history", "--label", "nightly", "--last", "1", "--from", storedRuns().toString(), "--out",
+        InProcessCli.Result result = run("report", "--history", "--label", "nightly", "--last", "1", "--from", storedRuns().toString(), "--out",
                 tmp.resolve("h").toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
@@ -111,7 +85,7 @@ class ReportHistoryCommandTest {
         Files.createDirectories(root.resolve("stray"));
         Files.writeString(root.resolve("stray").resolve("report.json"), "{\"runId\": 7}");
 
-        Result result = run("report", "--history", "--label", "nightly", "--from", root.toString(), "--out", tmp.resolve("h").toString());
+        InProcessCli.Result result = run("report", "--history", "--label", "nightly", "--from", root.toString(), "--out", tmp.resolve("h").toString());
 
         assertThat(result.exitCode()).as(result.err()).isZero();
         assertThat(result.err()).isEqualTo("batchpipe report: skipped " + root.resolve("stray").resolve("report.json")
@@ -122,7 +96,7 @@ class ReportHistoryCommandTest {
     void history_ofAnUnknownLabel_namesTheLabelsThereAre() throws Exception {
         Path root = storedRuns();
 
-        Result result = run("report", "--history", "--label", "weekly", "--from", root.toString(), "--out", tmp.resolve("h").toString());
+        InProcessCli.Result result = run("report", "--history", "--label", "weekly", "--from", root.toString(), "--out", tmp.resolve("h").toString());
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).isEqualTo("batchpipe: no run with --label 'weekly' in " + root + "/; the labels there are"
@@ -134,7 +108,7 @@ class ReportHistoryCommandTest {
     void history_withNoReports_saysWhereItLooked() {
         Path empty = tmp.resolve("empty");
 
-        Result result = run("report", "--history", "--from", empty.toString());
+        InProcessCli.Result result = run("report", "--history", "--from", empty.toString());
 
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.err()).hasLineCount(1).startsWith("batchpipe: no stored report found: no <runId>/report.json in " + empty + "/;")
@@ -167,7 +141,7 @@ class ReportHistoryCommandTest {
 
     @Test
     void historyOptions_withoutHistory_areRefused() {
-        Result result = run("report", "r1", "--label", "nightly");
+        InProcessCli.Result result = run("report", "r1", "--label", "nightly");
 
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.err()).hasLineCount(1).contains("--label shapes a history only: add --history");

@@ -11,7 +11,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -21,13 +20,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
@@ -98,30 +92,12 @@ class ReportHistoryIT {
         Supplier<DynamoDbClient> noDynamoDb = () -> {
             throw new AssertionError("no DynamoDB client may be made");
         };
-        CommandLine.IFactory factory = new CommandLine.IFactory() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <K> K create(Class<K> type) throws Exception {
-                return type == ReportCommand.class ? (K) new ReportCommand(noDynamoDb, ReportHistoryIT.this::s3)
-                        : CommandLine.defaultFactory().create(type);
-            }
-        };
-        PrintStream original = System.out;
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        StringWriter stderr = new StringWriter();
-        int code;
-        try {
-            System.setOut(new PrintStream(stdout, true, StandardCharsets.UTF_8));
-            CommandLine cli = BatchpipeCli.commandLine(factory);
-            cli.setErr(new PrintWriter(stderr, true));
-            code = cli.execute("report", "--history", "--reports", "s3://" + BUCKET + "/reports", "--out", out.toString());
-        } finally {
-            System.setOut(original);
-        }
-        String md = stdout.toString(StandardCharsets.UTF_8);
+        InProcessCli.Result result = InProcessCli.run(InProcessCli.reportClients(noDynamoDb, this::s3),
+                "report", "--history", "--reports", "s3://" + BUCKET + "/reports", "--out", out.toString());
+        String md = result.out();
 
-        assertThat(code).as(stderr.toString()).isZero();
-        assertThat(stderr.toString()).isEmpty();
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(result.err()).isEmpty();
         assertThat(md).contains("6 runs of every label, oldest first, from the report.json of each run folder in s3://" + BUCKET + "/reports/.",
                 "- Run s5 (nightly): p99 task duration 3 s is 200% above the baseline median 1 s of runs s0, s1, s2, s3, s4.")
                 .doesNotContain("x0");
