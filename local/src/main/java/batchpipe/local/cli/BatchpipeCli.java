@@ -45,6 +45,8 @@ public final class BatchpipeCli implements Runnable {
     public static void main(String[] args) {
         if (args.length > 0 && "scan".equals(args[0])) {
             ScanCommand.prepareInBackground();
+            Integer exitCode = ScanFastStart.run(args);
+            if (exitCode != null) System.exit(exitCode);
         }
         System.exit(commandLine(CommandLine.defaultFactory(), args).execute(args));
     }
@@ -77,12 +79,16 @@ public final class BatchpipeCli implements Runnable {
                     + " (see: batchpipe " + commandPath(error.getCommandLine()) + "--help)");
             return 2;
         });
-        cli.setExecutionExceptionHandler((error, commandLine, parseResult) -> {
-            commandLine.getErr().println("batchpipe: " + describe(error));
-            if (System.getenv("BATCHPIPE_DEBUG") != null) error.printStackTrace(commandLine.getErr());
-            return 1;
-        });
+        cli.setExecutionExceptionHandler((error, commandLine, parseResult) -> reportFailure(error, commandLine.getErr()));
         return cli;
+    }
+
+    /** A command that failed while running: one line saying why (the stack trace with BATCHPIPE_DEBUG set); exit code 1. */
+    static int reportFailure(Throwable error, PrintWriter err) {
+        err.println("batchpipe: " + describe(error));
+        if (System.getenv("BATCHPIPE_DEBUG") != null) error.printStackTrace(err);
+        err.flush();
+        return 1;
     }
 
     /** For a mistyped command or option, the close ones picocli finds among those of the command: "; did you mean invoke?". */

@@ -64,36 +64,65 @@ final class ScanCommand implements Callable<Integer> {
         preparing.start();
     }
 
+    /** What the arguments ask for, checked before anything is read. */
+    record Plan(ScanOptions options, int threads, List<String> inputs) {
+    }
+
+    /** An argument out of its limits; the message names the argument and the limit. */
+    static final class UsageError extends Exception {
+        UsageError(String message) {
+            super(message);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
+        Plan plan;
+        try {
+            plan = plan();
+        } catch (UsageError e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return execute(plan);
+    }
+
+    /** Checks every argument, in the order a user reads them, without touching any input. */
+    Plan plan() throws UsageError {
         Match match = match();
         ScanOptions options;
         try {
             options = ScanOptions.defaults().withCountBy(countBy).withMatch(match);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw new UsageError(e.getMessage());
         }
         int threads = workers != null ? workers : PoolSize.from(System.getenv(), Runtime.getRuntime().availableProcessors()).threads();
         if (threads < 1 || threads > 256) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--workers must be between 1 and 256, got " + threads);
+            throw new UsageError("--workers must be between 1 and 256, got " + threads);
         }
         for (String input : inputs) {
-            if (!input.startsWith("s3://") && !Files.isRegularFile(Path.of(input))) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "input file not found: " + input);
+            if (input.startsWith("s3://")) {
+                s3Location(input);
+            } else if (!Files.isRegularFile(Path.of(input))) {
+                throw new UsageError("input file not found: " + input);
             }
         }
-        ForkJoinPool pool = new ForkJoinPool(threads);
+        return new Plan(options, threads, List.copyOf(inputs));
+    }
+
+    /** Scans every input of a checked plan and prints the stats JSON; returns the exit code. */
+    static int execute(Plan plan) throws Exception {
+        ForkJoinPool pool = new ForkJoinPool(plan.threads());
         S3Client s3 = null;
         try {
             LogScanner scanner = new LogScanner(pool);
             List<String> results = new ArrayList<>();
-            for (String input : inputs) {
+            for (String input : plan.inputs()) {
                 if (input.startsWith("s3://")) {
                     if (s3 == null) s3 = AwsClients.s3();
-                    results.add(scanS3(scanner, s3, input, options).toJson());
+                    results.add(scanS3(scanner, s3, s3Location(input), plan.options()).toJson());
                 } else {
                     try (InputStream in = Files.newInputStream(Path.of(input))) {
-                        results.add(scanner.scan(in, options).toJson());
+                        results.add(scanner.scan(in, plan.options()).toJson());
                     }
                 }
             }
@@ -106,32 +135,37 @@ final class ScanCommand implements Callable<Integer> {
         }
     }
 
-    private ScanResult scanS3(LogScanner scanner, S3Client s3, String url, ScanOptions options) throws Exception {
+    private record S3Location(String bucket, String key) {
+    }
+
+    private static S3Location s3Location(String url) throws UsageError {
         String rest = url.substring("s3://".length());
         int slash = rest.indexOf('/');
         if (slash <= 0 || slash == rest.length() - 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "expected s3://bucket/key, got " + url);
+            throw new UsageError("expected s3://bucket/key, got " + url);
         }
-        String bucket = rest.substring(0, slash);
-        String key = rest.substring(slash + 1);
-        try (InputStream in = s3.getObject(b -> b.bucket(bucket).key(key))) {
+        return new S3Location(rest.substring(0, slash), rest.substring(slash + 1));
+    }
+
+    private static ScanResult scanS3(LogScanner scanner, S3Client s3, S3Location location, ScanOptions options) throws Exception {
+        try (InputStream in = s3.getObject(b -> b.bucket(location.bucket()).key(location.key()))) {
             return scanner.scan(in, options);
         }
     }
 
-    private Match match() {
+    private Match match() throws UsageError {
         if (contains != null && (field != null || equals != null)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "give either --contains or --field with --equals, not both");
+            throw new UsageError("give either --contains or --field with --equals, not both");
         }
         if ((field == null) != (equals == null)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--field and --equals go together");
+            throw new UsageError("--field and --equals go together");
         }
         try {
             if (contains != null) return new Match.Contains(contains);
             if (field != null) return new Match.FieldEquals(field, equals);
             return null;
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw new UsageError(e.getMessage());
         }
     }
 }
