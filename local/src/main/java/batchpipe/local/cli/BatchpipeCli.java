@@ -43,11 +43,6 @@ public final class BatchpipeCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && "scan".equals(args[0])) {
-            ScanCommand.prepareInBackground();
-            Integer exitCode = ScanFastStart.run(args);
-            if (exitCode != null) System.exit(exitCode);
-        }
         System.exit(commandLine(CommandLine.defaultFactory(), args).execute(args));
     }
 

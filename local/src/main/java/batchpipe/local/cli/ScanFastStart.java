@@ -32,9 +32,9 @@ final class ScanFastStart {
     }
 
     /** The command the arguments ({@code scan ...}) describe, or null when they are for picocli to read. */
-    static ScanCommand parse(String[] args) {
+    static ScanArguments parse(String[] args) {
         if (args.length < 2 || !"scan".equals(args[0])) return null;
-        ScanCommand command = new ScanCommand();
+        ScanArguments command = new ScanArguments();
         List<String> inputs = new ArrayList<>();
         Set<String> given = new HashSet<>();
         for (int i = 1; i < args.length; i++) {
@@ -84,16 +84,16 @@ final class ScanFastStart {
      * reported as picocli's path reports it ({@link BatchpipeCli#reportFailure}).
      */
     static Integer run(String[] args) {
-        ScanCommand command = parse(args);
+        ScanArguments command = parse(args);
         if (command == null) return null;
-        ScanCommand.Plan plan;
+        ScanArguments.Plan plan;
         try {
             plan = command.plan();
-        } catch (ScanCommand.UsageError e) {
+        } catch (ScanArguments.UsageError e) {
             return null;
         }
         try {
-            return ScanCommand.execute(plan);
+            return ScanArguments.execute(plan);
         } catch (Exception e) {
             return BatchpipeCli.reportFailure(e, new PrintWriter(System.err, true));
         }

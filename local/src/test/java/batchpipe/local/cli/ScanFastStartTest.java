@@ -25,7 +25,7 @@ class ScanFastStartTest {
 
     /** What a parsed scan command holds, to compare the two readings. */
     private record Reading(List<String> inputs, List<String> countBy, String contains, String field, String equals, Integer workers) {
-        static Reading of(ScanCommand c) {
+        static Reading of(ScanArguments c) {
             return new Reading(c.inputs, List.copyOf(c.countBy), c.contains, c.field, c.equals, c.workers);
         }
     }
@@ -33,7 +33,7 @@ class ScanFastStartTest {
     private static Reading picocli(String... args) {
         ScanCommand command = new ScanCommand();
         new CommandLine(command).parseArgs(Arrays.copyOfRange(args, 1, args.length));
-        return Reading.of(command);
+        return Reading.of(command.arguments());
     }
 
     @Test
@@ -59,7 +59,7 @@ class ScanFastStartTest {
             List<String> args = new ArrayList<>(List.of("scan"));
             pieces.forEach(args::addAll);
             String[] argv = args.toArray(String[]::new);
-            ScanCommand fast = ScanFastStart.parse(argv);
+            ScanArguments fast = ScanFastStart.parse(argv);
             Reading expected;
             try {
                 expected = picocli(argv);
@@ -97,6 +97,17 @@ class ScanFastStartTest {
                 .flatMap(o -> Arrays.stream(o.names()))
                 .collect(Collectors.toCollection(TreeSet::new));
         assertThat(picocliOptions).isEqualTo(new TreeSet<>(ScanFastStart.OPTIONS));
+    }
+
+    @Test
+    void theScansPathReferencesNoPicocliTypeSoTheStartUpCacheNeverLoadsPicocli() throws Exception {
+        for (Class<?> type : List.of(CliMain.class, ScanFastStart.class, ScanArguments.class, ScanArguments.Plan.class,
+                ScanArguments.UsageError.class)) {
+            String resource = type.getName().replace('.', '/') + ".class";
+            try (var in = type.getClassLoader().getResourceAsStream(resource)) {
+                assertThat(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1)).as(resource).doesNotContain("picocli/");
+            }
+        }
     }
 
     @Test
