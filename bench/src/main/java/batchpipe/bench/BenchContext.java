@@ -27,6 +27,32 @@ record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers
         return cmd;
     }
 
+    /** What ./batchpipe adds for {@code scan} alone (its scan_opts). */
+    static final List<String> SCAN_FLAGS = List.of("-XX:-UseOnStackReplacement");
+
+    /**
+     * {@link #javaCommand()} for a JVM that scans as {@code ./batchpipe scan} does: with the script's scan
+     * flags and zstd-jni's library unpacked by the build, so a first pass pays what a user's scan pays.
+     */
+    List<String> scanJavaCommand() {
+        List<String> cmd = javaCommand();
+        cmd.addAll(1, SCAN_FLAGS);
+        Path natives = nativeLibraries();
+        if (natives != null) cmd.add(1, "-Djava.library.path=" + natives);
+        return cmd;
+    }
+
+    /** The folder of zstd-jni's library for this platform that ./batchpipe puts on java.library.path, or null. */
+    private Path nativeLibraries() {
+        if (settings == null) return null;
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String arch = System.getProperty("os.arch", "");
+        String dir = os.startsWith("linux") ? "linux/" + arch : os.startsWith("mac") ? "darwin/" + (arch.equals("amd64") ? "x86_64" : arch) : null;
+        if (dir == null) return null;
+        Path path = settings.home().resolve("local/target/native").resolve(dir);
+        return java.nio.file.Files.isDirectory(path) ? path : null;
+    }
+
     /** The CLI's jar, which ./batchpipe runs. */
     Path cliJar() {
         return settings.home().resolve("local/target/batchpipe.jar");

@@ -22,7 +22,7 @@ final class MemoryBench {
         List<String> cmd = new ArrayList<>();
         boolean time = Files.isExecutable(Path.of("/usr/bin/time"));
         if (time) cmd.addAll(List.of("/usr/bin/time", "-v"));
-        cmd.addAll(context.javaCommand());
+        cmd.addAll(context.scanJavaCommand());
         cmd.add(1 + (time ? 2 : 0), "-Xmx128m");
         cmd.addAll(List.of("-jar", context.cliJar().toString(), "scan", corpus.file().toString(), "--workers", "2", "--count-by", "level,status"));
         context.findings().command(String.join(" ", cmd));

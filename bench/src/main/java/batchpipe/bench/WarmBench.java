@@ -14,7 +14,7 @@ final class WarmBench {
     }
 
     void measure(ScanCorpus corpus) throws Exception {
-        List<String> cmd = new ArrayList<>(context.javaCommand());
+        List<String> cmd = new ArrayList<>(context.scanJavaCommand());
         cmd.addAll(List.of("-cp", context.benchJar().toString(), WarmPasses.class.getName(), corpus.file().toString(), "3", "2"));
         context.findings().command(String.join(" ", cmd));
         List<Double> ratios = new ArrayList<>(), first = new ArrayList<>(), warm = new ArrayList<>();

@@ -36,4 +36,17 @@ class BenchContextTest {
             if (forThisJdk) assertThat(command).as("flag %s of ./batchpipe", flag).contains(flag);
         }
     }
+
+    @Test
+    void scanningChildrenAlsoGetTheFlagsTheScriptAddsForScan() throws IOException {
+        Path script = Path.of(System.getProperty("user.dir")).getParent().resolve("batchpipe");
+        List<String> scanFlags = new ArrayList<>();
+        for (String line : Files.readAllLines(script)) {
+            Matcher m = Pattern.compile("^scan_opts=\\(([^\"$)]+)\\)").matcher(line);
+            if (m.find()) scanFlags.addAll(List.of(m.group(1).trim().split("\\s+")));
+        }
+        assertThat(scanFlags).isNotEmpty().isEqualTo(BenchContext.SCAN_FLAGS);
+        List<String> command = new BenchContext(null, null, null, null, System.out).scanJavaCommand();
+        assertThat(command).containsAll(scanFlags).containsAll(new BenchContext(null, null, null, null, System.out).javaCommand().subList(1, 3));
+    }
 }
