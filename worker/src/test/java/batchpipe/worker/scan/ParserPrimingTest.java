@@ -13,11 +13,11 @@ class ParserPrimingTest {
         ChunkParser parser = new ChunkParser(ScanOptions.defaults().withCountBy(List.of("level", "status", "http.status"))
                 .withMatch(new Match.FieldEquals("level", "ERROR")));
         ChunkTally tally = parser.parse(chunk, 0, chunk.length);
-        assertThat(tally.lines).isEqualTo(63);
-        assertThat(tally.events).isEqualTo(5);
+        assertThat(tally.lines).isEqualTo(64);
+        assertThat(tally.events).isEqualTo(6);
         assertThat(tally.malformed).as("7 plus one line per malformed kind and per kind of invalid UTF-8 at three places").isEqualTo(56);
         assertThat(tally.matches).isEqualTo(1);
-        assertThat(tally.counts[0].events()).as("level in every event").isEqualTo(5);
+        assertThat(tally.counts[0].events()).as("level in every event").isEqualTo(6);
         assertThat(tally.counts[2].events()).as("http.status, first occurrence, strings and numbers").isEqualTo(2);
     }
 
@@ -35,10 +35,14 @@ class ParserPrimingTest {
             start = newline + 1;
         }
         assertThat(malformed).isEqualTo(56);
+        for (byte[] tail : ParserPriming.tails()) {
+            assertThat(reference.scanLine(tail, 0, tail.length)).isEqualTo(ReferenceLineValidator.OBJECT);
+            assertThat(validator.scanLine(tail, 0, tail.length)).isEqualTo(ReferenceLineValidator.OBJECT);
+        }
     }
 
     @Test
     void prime_runsBothParsersOverTheChunkEveryRound() {
-        assertThat(ParserPriming.prime()).isEqualTo(10L * ParserPriming.ROUNDS);
+        assertThat(ParserPriming.prime()).as("6 events in the chunk and 3 tails, for each of 2 parsers").isEqualTo(18L * ParserPriming.ROUNDS);
     }
 }
