@@ -11,11 +11,12 @@ import java.util.Arrays;
  * none of it: JsoniterLeniencyTest keeps the cases.)
  *
  * <p>The check is iterative with an explicit container stack, so no input can overflow the thread stack.
- * The first {@value #TABLE_BYTES} bytes of a string go through a 256-entry table, which is fastest for
- * the short strings of log lines and needs no compiled code to be quick; past that, a string is read
- * eight bytes at a time (SWAR on {@code long} words: one test finds a quote, a backslash, a control byte
- * or a byte with the high bit set), and UTF-8 is checked only where a high bit appears. Long stack
- * traces and request bodies then cost a few operations per eight bytes instead of a load per byte.
+ * A string is read eight bytes at a time from its first byte (SWAR on {@code long} words: one test finds
+ * a quote, a backslash, a control byte or a byte with the high bit set), and UTF-8 is checked only where a
+ * high bit appears; a 256-entry table reads the few bytes left where fewer than eight remain. Names and
+ * short values then cost a word or two each, and stack traces and request bodies a few operations per
+ * eight bytes. Runs of digits are read the same way. (The table used to read a string's first 16 bytes:
+ * the parse of the bench's lines is 7-16% faster without it, see docs/BENCHMARKS.md, issue 19's third pass.)
  *
  * <p>With a {@link FieldPathTree} ({@link #extract}), the same pass also finds the values at the
  * requested paths, as {@code FieldPathReader} did in a second pass over the line: the first occurrence
@@ -51,9 +52,6 @@ final class JsonLineValidator {
             HEX_VALUE[c - 'a' + 'A'] = (byte) (c - 'a' + 10);
         }
     }
-
-    /** Strings are read through {@link #PLAIN_IN_STRING} for this many bytes before the word-at-a-time loop. */
-    static final int TABLE_BYTES = 16;
 
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
@@ -413,7 +411,7 @@ final class JsonLineValidator {
         return skipStringRest(b, p, end);
     }
 
-    /** The string from {@code p} on, where the table loop stopped short of its closing quote. */
+    /** The string from {@code p} on, where the word loop stopped short of its closing quote. */
     private int skipStringRest(byte[] b, int p, int end) {
         byte[] plain = PLAIN_IN_STRING;
         for (;;) {
@@ -438,8 +436,8 @@ final class JsonLineValidator {
             } else if (c < 0x20) {
                 return -1; // control character
             }
-            // A plain byte here means the table stopped at its limit: a long string. From here on,
-            // and after every escape or UTF-8 sequence, the string is read a word at a time.
+            // After every escape or UTF-8 sequence (and for a plain byte, reached only when the caller's
+            // word loop ran out of whole words), the string is read a word at a time again.
             p = skipPlainWords(b, p, end);
             while (p < end && plain[b[p] & 0xFF] != 0) {
                 p++;
