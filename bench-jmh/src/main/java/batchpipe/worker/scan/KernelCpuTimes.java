@@ -12,7 +12,8 @@ import java.util.concurrent.Callable;
  * best of many runs: on a shared machine (load averages of 6-10 on 2 cores while this was written) JMH's
  * wall-clock errors were larger than the differences measured, while a thread's CPU time counts only
  * the time it ran. Prints one line per shape and kernel: best CPU ms per operation and MB/s.
- * {@link StringSkipBenchmark}'s string kernels too, unless told {@code shapes} only.
+ * {@link StringSkipBenchmark}'s string kernels and {@link DigitRunBenchmark}'s digit kernels too, unless told
+ * {@code shapes} only.
  * Usage: {@code java -cp bench-jmh/target/benchmarks.jar batchpipe.worker.scan.KernelCpuTimes [RUNS [strings|shapes|all]]}.
  */
 public final class KernelCpuTimes {
@@ -51,6 +52,18 @@ public final class KernelCpuTimes {
                     System.out.printf(Locale.ROOT, "strings %-6s %6d B  %-10s %8.3f ms  %6.0f MB/s%n", text, length, names.get(i),
                             best / 1e6, k.bytes() / 1e6 / (best / 1e9));
                 }
+            }
+        }
+        for (int length : strings ? new int[] {3, 6, 13} : new int[0]) {
+            DigitRunBenchmark k = new DigitRunBenchmark();
+            k.length = length;
+            k.generate();
+            List<Callable<Object>> kernels = List.of(k::swar, k::bytewise);
+            List<String> names = List.of("swar", "bytewise");
+            for (int i = 0; i < kernels.size(); i++) {
+                long best = best(threads, kernels.get(i), runs * 4);
+                System.out.printf(Locale.ROOT, "digits %13d B  %-10s %8.3f ms  %6.0f MB/s%n", length, names.get(i),
+                        best / 1e6, k.bytes() / 1e6 / (best / 1e9));
             }
         }
         for (String shape : shapes ? List.of("short", "long-values", "narrow") : List.<String>of()) {
