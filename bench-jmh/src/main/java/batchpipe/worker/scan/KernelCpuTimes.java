@@ -34,6 +34,15 @@ public final class KernelCpuTimes {
         return best;
     }
 
+    /** One line per kernel: its least CPU time per call over {@code runs} calls, and MB/s of {@code bytes}. */
+    private static void printBest(ThreadMXBean threads, String label, List<Callable<Object>> kernels, List<String> names,
+                                  int runs, long bytes) throws Exception {
+        for (int i = 0; i < kernels.size(); i++) {
+            long best = best(threads, kernels.get(i), runs);
+            System.out.printf(Locale.ROOT, "%s  %-10s %8.3f ms  %6.0f MB/s%n", label, names.get(i), best / 1e6, bytes / 1e6 / (best / 1e9));
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         boolean strings = args.length < 2 || args[1].equals("strings") || args[1].equals("all");
@@ -45,26 +54,16 @@ public final class KernelCpuTimes {
                 k.length = length;
                 k.text = text;
                 k.generate();
-                List<Callable<Object>> kernels = List.of(k::swar, k::tableOnly);
-                List<String> names = List.of("swar", "tableOnly");
-                for (int i = 0; i < kernels.size(); i++) {
-                    long best = best(threads, kernels.get(i), runs * 4);
-                    System.out.printf(Locale.ROOT, "strings %-6s %6d B  %-10s %8.3f ms  %6.0f MB/s%n", text, length, names.get(i),
-                            best / 1e6, k.bytes() / 1e6 / (best / 1e9));
-                }
+                printBest(threads, String.format(Locale.ROOT, "strings %-6s %6d B", text, length),
+                        List.of(k::swar, k::tableOnly), List.of("swar", "tableOnly"), runs * 4, k.bytes());
             }
         }
         for (int length : strings ? new int[] {3, 6, 13} : new int[0]) {
             DigitRunBenchmark k = new DigitRunBenchmark();
             k.length = length;
             k.generate();
-            List<Callable<Object>> kernels = List.of(k::swar, k::bytewise);
-            List<String> names = List.of("swar", "bytewise");
-            for (int i = 0; i < kernels.size(); i++) {
-                long best = best(threads, kernels.get(i), runs * 4);
-                System.out.printf(Locale.ROOT, "digits %13d B  %-10s %8.3f ms  %6.0f MB/s%n", length, names.get(i),
-                        best / 1e6, k.bytes() / 1e6 / (best / 1e9));
-            }
+            printBest(threads, String.format(Locale.ROOT, "digits %13d B", length),
+                    List.of(k::swar, k::bytewise), List.of("swar", "bytewise"), runs * 4, k.bytes());
         }
         for (String shape : shapes ? List.of("short", "long-values", "narrow") : List.<String>of()) {
             ShapeKernelBenchmark k = new ShapeKernelBenchmark();
