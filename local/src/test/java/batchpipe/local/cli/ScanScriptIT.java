@@ -1,0 +1,77 @@
+package batchpipe.local.cli;
+
+import batchpipe.local.stack.ProjectHome;
+import com.github.luben.zstd.Zstd;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code ./batchpipe scan} as a user runs it, through the script and the built jar: the path without
+ * picocli (CliMain, ScanFastStart), the script's scan flags, and zstd-jni's library loaded from
+ * local/target/native rather than copied out of its jar, which nothing else would notice if it silently
+ * stopped (the scan still works, ~50 ms slower to start).
+ */
+class ScanScriptIT {
+    private static final Path HOME = ProjectHome.find();
+
+    private record Result(int exit, String stdout, String stderr) {
+    }
+
+    private static Result script(String javaOptions, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", HOME.resolve("batchpipe").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(HOME.toFile());
+        builder.environment().put("BATCHPIPE_CDS", "0"); // this test's options would record caches of their own
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        builder.environment().remove("JDK_JAVA_OPTIONS");
+        builder.environment().put("BATCHPIPE_JAVA_OPTS", javaOptions);
+        Path stderr = Files.createTempFile("scan-script", ".err");
+        builder.redirectError(stderr.toFile());
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("./batchpipe finished").isTrue();
+        String err = Files.readString(stderr);
+        Files.delete(stderr);
+        return new Result(process.exitValue(), out, err);
+    }
+
+    /** The folder, under local/target/native, that the script puts on java.library.path on this platform. */
+    private static String nativeLibraries() {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch");
+        if (os.startsWith("linux")) return "linux/" + arch;
+        if (os.startsWith("mac")) return "darwin/" + (arch.equals("amd64") ? "x86_64" : arch);
+        return null;
+    }
+
+    @Test
+    void aScanPrintsItsStatsLoadingZstdFromTheUnpackedLibraryAndAUsageErrorStillGetsPicocliSMessage(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("app.jsonl.zst");
+        Files.write(log, Zstd.compress("{\"level\":\"info\"}\n{\"level\":\"error\"}\nnot json\n".getBytes(StandardCharsets.UTF_8)));
+
+        Result scan = script("-Xlog:library=info", "scan", log.toString(), "--workers", "2", "--count-by", "level");
+        assertThat(scan.exit()).as(scan.stderr()).isZero();
+        String stats = scan.stdout().lines().filter(line -> line.startsWith("{")).findFirst().orElseThrow();
+        assertThat(stats).contains("\"events\":2", "\"malformed\":1", "\"level\":{\"error\":1,\"info\":1}");
+        String natives = nativeLibraries();
+        if (natives != null) { // the platforms the build unpacks a library for and the script knows
+            assertThat(HOME.resolve("local/target/native").resolve(natives)).as("unpacked by the build").isDirectory();
+            assertThat(scan.stdout() + scan.stderr()).as("zstd-jni's library from the build's folder")
+                    .containsPattern("Loaded library \\S*local/target/native/" + natives + "/libzstd-jni-");
+        }
+
+        Result usage = script("", "scan", log.toString(), "--workers", "0");
+        assertThat(usage.exit()).isEqualTo(2);
+        assertThat(usage.stderr()).contains("--workers must be between 1 and 256, got 0 (see: batchpipe scan --help)");
+    }
+}
