@@ -29,9 +29,9 @@ final class ScanArguments {
     Integer workers;
 
     /**
-     * Primes the scanner and links zstd on other threads while this one reads the arguments (and, for
+     * Primes the scanner and links zstd on another thread while this one reads the arguments (and, for
      * picocli, builds its model): fixed start-up costs (the priming ~0.06-0.1 s, mostly the JIT; the native
-     * library a few ms) that a scan process has spare cores for until its first chunk.
+     * library a few ms) that a scan process has a spare core for until its first chunk.
      */
     static void prepareInBackground() {
         Thread preparing = new Thread(() -> {

@@ -8,7 +8,7 @@ import picocli.CommandLine.Parameters;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code scan} as picocli reads it; the scan itself is {@link ScanArguments}'. */
+/** {@code scan} as picocli reads it: its help and usage errors; the checks and the scan are {@link ScanArguments}. */
 @Command(name = "scan", mixinStandardHelpOptions = true,
         description = {"Scans JSON-lines logs (zstd, gzip or plain, told apart by their first bytes) with the worker's scanner.",
                 "Prints the stats JSON: one object for one input, an array for several (in input order). s3://bucket/key "
