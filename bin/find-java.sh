@@ -6,10 +6,6 @@
 # expansions and `read` instead of dirname, sed and head (a fork and exec cost 3-10 ms each on a
 # busy 2-core machine, and the search took ~150 ms of every command before; now ~10 ms).
 
-batchpipe_java_major() { # prints the feature version of the java binary $1, or nothing
-  batchpipe_java_major_of "$1" && echo "$BATCHPIPE_MAJOR_FOUND"
-}
-
 batchpipe_java_major_of() { # sets BATCHPIPE_MAJOR_FOUND to the feature version of the java binary $1; fails if unknown
   BATCHPIPE_MAJOR_FOUND=""
   # The JDK's release file says it without starting a JVM (each start costs a few hundred ms).
