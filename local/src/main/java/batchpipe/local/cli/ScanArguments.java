@@ -72,6 +72,8 @@ final class ScanArguments {
         for (String input : inputs) {
             if (input.startsWith("s3://")) {
                 s3Location(input);
+            } else if (Files.isDirectory(Path.of(input))) {
+                throw new UsageError("input is a folder, not a file: " + input + " (give its log files, e.g. " + input + "/*.zst)");
             } else if (!Files.isRegularFile(Path.of(input))) {
                 throw new UsageError("input file not found: " + input);
             }

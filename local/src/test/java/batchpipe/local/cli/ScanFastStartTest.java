@@ -136,5 +136,9 @@ class ScanFastStartTest {
         assertThat(ScanFastStart.run(new String[] {"scan", dir.resolve("missing.zst").toString()})).isNull();
         assertThat(ScanFastStart.run(new String[] {"scan", "s3://bucket-only"})).isNull();
         assertThat(InProcessCli.run("scan", "s3://bucket-only").err()).contains("expected s3://bucket/key, got s3://bucket-only");
+        assertThat(ScanFastStart.run(new String[] {"scan", dir.toString()})).isNull();
+        InProcessCli.Result folder = InProcessCli.run("scan", dir.toString());
+        assertThat(folder.exitCode()).isEqualTo(2);
+        assertThat(folder.err()).contains("input is a folder, not a file: " + dir);
     }
 }
