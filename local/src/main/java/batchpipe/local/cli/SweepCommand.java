@@ -285,12 +285,11 @@ final class SweepCommand implements Callable<Integer> {
                     continue;
                 }
                 try {
-                    outcomes.add(aws.awaitReport(run.runId(), c.key(), c.architecture(), c.memoryMb(), c.repeat(), concurrency,
-                            Duration.ofSeconds(timeoutSeconds)));
+                    outcomes.add(aws.awaitReport(run.runId(), c, concurrency, Duration.ofSeconds(timeoutSeconds)));
                 } catch (IllegalStateException noReport) {
                     // Complete, but the aggregator wrote no report in time: failed with that reason, the others still reported.
                     outcomes.add(new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(),
-                            Math.round(c.memoryMb() / 1769.0 * 1000) / 1000.0, concurrency, run.runId(), noReport.getMessage(), null));
+                            c.roundedShare(), concurrency, run.runId(), noReport.getMessage(), null));
                 }
             }
             SweepReport report = SweepReport.of(new SweepReport.Settings(sweepId, label, "AWS Lambda on stack " + deployedStack

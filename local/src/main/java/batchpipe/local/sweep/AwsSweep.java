@@ -121,7 +121,7 @@ public final class AwsSweep {
         return aliases.run(aliasConfigurations, (ac, deliverer) -> {
             LocalSweep.Configuration c = byKey.get(ac.key());
             String runId = c.runId(sweepId);
-            double share = Math.round(c.memoryMb() / 1769.0 * 1000) / 1000.0;
+            double share = c.roundedShare();
             List<String> bodies = runs.plan(c.runSpec(specJson, sweepId));
             long started = System.nanoTime();
             AliasSweep.Delivery delivery;
@@ -137,7 +137,9 @@ public final class AwsSweep {
             try {
                 runs.awaitCompletion(runId, left.isNegative() ? Duration.ZERO : left);
             } catch (RunWatcher.RunIncompleteException e) {
-                String reason = e.reason().replaceFirst("^did not complete within \\d+ s", "did not complete within " + timeout.toSeconds() + " s");
+                // the watcher was given the time left after delivery; the user set the whole timeout
+                String reason = e instanceof RunWatcher.RunStalledException ? e.reason() : "did not complete within " + timeout.toSeconds()
+                        + " s: " + e.progress().finished() + " of " + e.progress().planned() + " tasks counted";
                 err.println("batchpipe sweep: " + c.key() + ": run " + runId + " " + reason + "; marked failed, going on");
                 return new ConfigurationRun(c, runId, delivery, new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(), share,
                         concurrency, runId, reason, null));
@@ -179,16 +181,17 @@ public final class AwsSweep {
         return kept.bodies();
     }
 
-    /** Waits for a configuration's run to be reported, and answers its report and its hash tasks' rates. */
-    public SweepReport.Measured awaitReport(String runId, String key, String architecture, int memoryMb, int repeat, int concurrency,
-                                            Duration timeout) throws InterruptedException {
-        RunWatcher watcher = new RunWatcher(dynamoDb, s3, table);
-        watcher.awaitCompletion(runId, timeout, (done, planned) -> { });
-        RunSummaryItem summary = watcher.awaitSummary(runId, timeout);
+    /**
+     * Waits for a configuration's completed run ({@link #run} saw it complete) to be reported, and answers its
+     * report and its hash tasks' rates.
+     */
+    public SweepReport.Measured awaitReport(String runId, LocalSweep.Configuration c, int concurrency, Duration timeout)
+            throws InterruptedException {
+        RunSummaryItem summary = new RunWatcher(dynamoDb, s3, table).awaitSummary(runId, timeout);
         Report report = summary.fullReport(s3);
         List<Double> rates = LocalSweep.hashRates(new RunReader(dynamoDb, table).read(runId).tasks());
-        err.printf(Locale.ROOT, "batchpipe sweep: %s: run %s %s%n", key, runId, report.figures().status());
-        return new SweepReport.Measured(key, architecture, memoryMb, repeat, Math.round(memoryMb / 1769.0 * 1000) / 1000.0, concurrency,
+        err.printf(Locale.ROOT, "batchpipe sweep: %s: run %s %s%n", c.key(), runId, report.figures().status());
+        return new SweepReport.Measured(c.key(), c.architecture(), c.memoryMb(), c.repeat(), c.roundedShare(), concurrency,
                 report.withoutInputs(), null, rates);
     }
 

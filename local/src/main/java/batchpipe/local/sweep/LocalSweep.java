@@ -71,6 +71,11 @@ public final class LocalSweep {
             return memoryMb / (double) PoolSize.MB_PER_VCPU;
         }
 
+        /** {@link #vcpuShare()} to three decimals, as the sweep's reports show it. */
+        public double roundedShare() {
+            return round(vcpuShare());
+        }
+
         /** Its run's id: {@code <sweepId>-<arch>-<memory>}, with {@code -r<n>} for a repeat beyond the first. */
         public String runId(String sweepId) {
             return sweepId + "-" + architecture + "-" + memoryMb + (repeat > 1 ? "-r" + repeat : "");

@@ -91,6 +91,11 @@ public final class SweepEstimate {
     }
 
     /** The vCPUs a task of this parallelism can use at this share. */
+    /** A measured task time moved from the reference's vCPU share to {@code share}, as far as the task can use the vCPUs. */
+    private static double scaled(KindRate measured, Reference reference, double share) {
+        return measured.billedMsPerTask() * usable(reference.vcpuShare(), measured.parallelism()) / usable(share, measured.parallelism());
+    }
+
     private static double usable(double share, double parallelism) {
         return Math.min(share, Math.max(1, parallelism));
     }
@@ -151,7 +156,7 @@ public final class SweepEstimate {
             KindRate measured = reference == null ? null : reference.byKind().get("hash");
             double perTask;
             if (measured != null) {
-                perTask = measured.billedMsPerTask() * usable(reference.vcpuShare(), measured.parallelism()) / usable(share, measured.parallelism());
+                perTask = scaled(measured, reference, share);
                 parts.add(String.format(Locale.ROOT, "%,d hash tasks × %,.0f ms (measured, scaled)", work.hashTasks(), perTask));
             } else {
                 perTask = work.hashesPerTask() * SECONDS_PER_HASH_AT_COST_10 * Math.pow(2, work.hashCost() - 10) * 1000 / usable(share, work.hashesPerTask());
@@ -162,7 +167,7 @@ public final class SweepEstimate {
         if (work.scanTasks() > 0) {
             KindRate measured = reference == null ? null : reference.byKind().get("scan");
             if (measured != null) {
-                double perTask = measured.billedMsPerTask() * usable(reference.vcpuShare(), measured.parallelism()) / usable(share, measured.parallelism());
+                double perTask = scaled(measured, reference, share);
                 billedMs += work.scanTasks() * perTask;
                 parts.add(String.format(Locale.ROOT, "%,d scan tasks × %,.0f ms (measured, scaled)", work.scanTasks(), perTask));
             } else {
