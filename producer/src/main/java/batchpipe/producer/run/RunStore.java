@@ -129,7 +129,6 @@ public final class RunStore {
         }
     }
 
-    /** The run record as stored (consistent), or null when there is none. */
     /**
      * Ties the producer invocation {@code requestId} to {@code runId} with a conditional put, or, when an
      * earlier attempt of the same invocation already did, returns the run id that attempt chose. Lambda
@@ -159,6 +158,7 @@ public final class RunStore {
     static final String INVOCATION_PK_PREFIX = "invocation#";
     static final String INVOCATION_SK = "producer";
 
+    /** The run record as stored (consistent), or null when there is none. */
     public Map<String, AttributeValue> read(String runId) {
         GetItemResponse response = dynamoDb.getItem(b -> b.tableName(table).consistentRead(true).key(TableKeys.key(runId, TableKeys.RUN_SK)));
         return response.hasItem() && !response.item().isEmpty() ? response.item() : null;
