@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code ./batchpipe scan} as a user runs it, through the script and the built jar: the path without
  * picocli (CliMain, ScanFastStart), the script's scan flags, and zstd-jni's library loaded from
  * local/target/native rather than copied out of its jar, which nothing else would notice if it silently
- * stopped (the scan still works, ~50 ms slower to start).
+ * stopped (the scan still works, ~50 ms slower to start), and the scan's end without {@code System.exit}.
  */
 class ScanScriptIT {
     private static final Path HOME = ProjectHome.find();
@@ -59,7 +59,7 @@ class ScanScriptIT {
         Path log = dir.resolve("app.jsonl.zst");
         Files.write(log, Zstd.compress("{\"level\":\"info\"}\n{\"level\":\"error\"}\nnot json\n".getBytes(StandardCharsets.UTF_8)));
 
-        Result scan = script("-Xlog:library=info", "scan", log.toString(), "--workers", "2", "--count-by", "level");
+        Result scan = script("-Xlog:library=info -Xlog:class+load=info", "scan", log.toString(), "--workers", "2", "--count-by", "level");
         assertThat(scan.exit()).as(scan.stderr()).isZero();
         String stats = scan.stdout().lines().filter(line -> line.startsWith("{")).findFirst().orElseThrow();
         assertThat(stats).contains("\"events\":2", "\"malformed\":1", "\"level\":{\"error\":1,\"info\":1}");
@@ -69,6 +69,17 @@ class ScanScriptIT {
             assertThat(scan.stdout() + scan.stderr()).as("zstd-jni's library from the build's folder")
                     .containsPattern("Loaded library \\S*local/target/native/" + natives + "/libzstd-jni-");
         }
+
+        // Ended without Runtime.exit, whose exit logging looks for a logger backend in every jar of the class
+        // path (0.1-0.2 s at the end of every scan): that lookup's class is never loaded
+        assertThat(scan.stdout()).contains("batchpipe.local.cli.CliMain").doesNotContain("BootstrapLogger$DetectBackend");
+
+        // a failure found while scanning still reaches stderr with its exit code, though the JVM halts
+        Path corrupt = dir.resolve("corrupt.jsonl.zst");
+        Files.write(corrupt, new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 'n', 'o', 't', ' ', 'z', 's', 't', 'd'});
+        Result failed = script("", "scan", corrupt.toString());
+        assertThat(failed.exit()).isEqualTo(1);
+        assertThat(failed.stderr()).contains("zstd data is corrupt or truncated");
 
         Result usage = script("", "scan", log.toString(), "--workers", "0");
         assertThat(usage.exit()).isEqualTo(2);
