@@ -79,4 +79,40 @@ class WordKernelsTest {
             assertThat(specials == 0 ? 8 : Long.numberOfTrailingZeros(specials) >>> 3).isEqualTo(firstSpecial);
         }
     }
+    private static int lastNewlineBytewise(byte[] b, int end) {
+        for (int i = end - 1; i >= 0; i--) {
+            if (b[i] == '\n') return i;
+        }
+        return -1;
+    }
+
+    @Test
+    void lastIndexOfNewlineFindsTheLastNewlineWhateverBytesSurroundItAndWhereverTheEndIs() {
+        // every byte value at every position, before and after a newline, with every end: a byte just above a
+        // newline (0x0B above 0x0A) is where the short zero-byte test would have reported a false match
+        for (int newlineAt = -1; newlineAt < 20; newlineAt++) {
+            for (int at = 0; at < 20; at++) {
+                for (int value = 0; value < 256; value++) {
+                    byte[] b = new byte[20];
+                    for (int i = 0; i < b.length; i++) b[i] = (byte) ('a' + i);
+                    if (newlineAt >= 0) b[newlineAt] = '\n';
+                    b[at] = (byte) value;
+                    for (int end = 0; end <= b.length; end++) {
+                        int found = ScanRun.lastIndexOfNewline(b, end);
+                        if (found != lastNewlineBytewise(b, end)) { // 2 million cases: AssertJ only for a failure
+                            assertThat(found).as("newline at %d, byte %02x at %d, end %d", newlineAt, value, at, end)
+                                    .isEqualTo(lastNewlineBytewise(b, end));
+                        }
+                    }
+                }
+            }
+        }
+        Random random = new Random(23);
+        for (int round = 0; round < 20_000; round++) {
+            byte[] b = new byte[1 + random.nextInt(100)];
+            for (int i = 0; i < b.length; i++) b[i] = (byte) (random.nextInt(8) == 0 ? '\n' + random.nextInt(3) - 1 : random.nextInt(256));
+            int end = random.nextInt(b.length + 1);
+            assertThat(ScanRun.lastIndexOfNewline(b, end)).isEqualTo(lastNewlineBytewise(b, end));
+        }
+    }
 }
