@@ -63,6 +63,10 @@ final class ChunkParser {
      * not (end of object).
      */
     ChunkTally parse(byte[] b, int start, int end) {
+        // Here rather than when a scan starts, so that the reading thread decompresses the first chunks while
+        // a CLI's background priming ends (the reader waited up to ~40 ms for it); a chunk parsed meanwhile
+        // waits for it here. Free once primed: a constant test. The priming's own parses pass straight through.
+        ParserPriming.ensure();
         ChunkTally tally = new ChunkTally(countBy);
         JsonLineValidator v = validator;
         long line = 0;

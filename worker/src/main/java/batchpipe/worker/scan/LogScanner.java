@@ -45,12 +45,18 @@ public final class LogScanner {
      * Does now what a JVM's first scan would otherwise do at its start: links zstd-jni's native library
      * and primes the parser ({@link ParserPriming}). For a caller with a spare core and other start-up
      * work to do meanwhile, such as the CLI parsing its arguments. Safe from any thread and idempotent: a
-     * scan started while it runs waits for the priming (class initialisation) and never repeats it.
+     * scan started while it runs reads on, its chunks wait for the priming (class initialisation), and it is
+     * never repeated.
      * Throws what linking the native library throws (a platform zstd-jni has no build for).
      */
     public static void prepare() {
-        ParserPriming.ensure();
-        Native.load();
+        // The library first: the reading thread needs it to open its first zstd input, the parser's priming
+        // only when that input's first chunk is decompressed
+        try {
+            Native.load();
+        } finally {
+            ParserPriming.ensure();
+        }
     }
 
     public ScanResult scan(InputStream source, ScanOptions options) throws IOException {

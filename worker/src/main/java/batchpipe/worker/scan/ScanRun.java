@@ -73,7 +73,6 @@ final class ScanRun {
         this.maxBuffers = pool.getParallelism() + 2;
         this.maxInFlight = 2 * maxBuffers;
         this.freeBuffers = new ArrayBlockingQueue<>(maxBuffers);
-        ParserPriming.ensure();
         this.readerParser = new ChunkParser(options);
         this.counts = new BoundedValueCounts[options.countBy().size()];
         for (int i = 0; i < counts.length; i++) {
