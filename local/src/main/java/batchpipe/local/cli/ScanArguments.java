@@ -61,7 +61,8 @@ final class ScanArguments {
         Match match = match();
         ScanOptions options;
         try {
-            options = ScanOptions.defaults().withCountBy(countBy).withMatch(match);
+            options = ScanOptions.defaults().withCountBy(countBy).withMatch(match)
+                    .withChunkBytes(ScanOptions.LARGE_CHUNK_BYTES);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
