@@ -17,22 +17,18 @@ public final class CliMain {
         if (args.length > 0 && "scan".equals(args[0])) {
             ScanArguments.prepareInBackground();
             Integer exitCode = ScanFastStart.run(args);
-            if (exitCode != null) endScan(exitCode);
+            if (exitCode != null) {
+                if (exitCode != 0) System.exit(exitCode);
+                // Exit 0 by returning, not System.exit: since JDK 17 Runtime.exit first asks System.getLogger
+                // whether to log the exit, and finding the logger backend searches every jar of the class path
+                // for a LoggerFinder service. The CLI's class path holds ~200 jars a scan never opens, so
+                // that question cost 0.1-0.2 s at the end of every scan (async-profiler, docs/BENCHMARKS.md).
+                // Returning ends the JVM the other way, after its last non-daemon thread (a scan starts only
+                // daemon ones), and still runs the shutdown hooks, such as a JFR recording's dump.
+                System.out.flush();
+                return;
+            }
         }
         BatchpipeCli.main(args);
-    }
-
-    /**
-     * Ends a scan's JVM with its exit code, after flushing what it printed. Not {@code System.exit}: since
-     * JDK 17, {@code Runtime.exit} first asks {@code System.getLogger} whether to log the exit, and finding
-     * the logger backend searches every jar of the class path for a {@code LoggerFinder} service. The CLI's
-     * class path holds ~200 jars the scan never opened, so that question cost 0.1-0.2 s at the end of every
-     * scan (async-profiler, docs/BENCHMARKS.md). A scan registers no shutdown hook and leaves no file to
-     * delete on exit (zstd-jni deletes its unpacked library as soon as it is loaded), so halting loses nothing.
-     */
-    static void endScan(int exitCode) {
-        System.out.flush();
-        System.err.flush();
-        Runtime.getRuntime().halt(exitCode);
     }
 }

@@ -74,7 +74,13 @@ class ScanScriptIT {
         // path (0.1-0.2 s at the end of every scan): that lookup's class is never loaded
         assertThat(scan.stdout()).contains("batchpipe.local.cli.CliMain").doesNotContain("BootstrapLogger$DetectBackend");
 
-        // a failure found while scanning still reaches stderr with its exit code, though the JVM halts
+        // and the shutdown hooks still run: a JFR recording asked for on the command line is written at the end
+        Path recording = dir.resolve("scan.jfr");
+        Result recorded = script("-XX:StartFlightRecording=filename=" + recording, "scan", log.toString());
+        assertThat(recorded.exit()).as(recorded.stderr()).isZero();
+        assertThat(recording).as("the recording, dumped by its shutdown hook").isNotEmptyFile();
+
+        // a failure found while scanning still reaches stderr, with its exit code
         Path corrupt = dir.resolve("corrupt.jsonl.zst");
         Files.write(corrupt, new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD, 'n', 'o', 't', ' ', 'z', 's', 't', 'd'});
         Result failed = script("", "scan", corrupt.toString());
