@@ -24,8 +24,7 @@ public final class WarmPasses {
         Path file = Path.of(args[0]);
         int passes = Integer.parseInt(args[1]);
         int workers = Integer.parseInt(args[2]);
-        ScanOptions options = ScanOptions.defaults().withCountBy(List.of("level", "status"))
-                .withChunkBytes(ScanOptions.LARGE_CHUNK_BYTES); // as the CLI's scan, which pass 1 is compared with
+        ScanOptions options = ScanOptions.defaults().withCountBy(List.of("level", "status"));
         ForkJoinPool pool = new ForkJoinPool(workers);
         StringBuilder out = new StringBuilder("[");
         try {

@@ -61,8 +61,7 @@ final class ScanArguments {
         Match match = match();
         ScanOptions options;
         try {
-            options = ScanOptions.defaults().withCountBy(countBy).withMatch(match)
-                    .withChunkBytes(ScanOptions.LARGE_CHUNK_BYTES);
+            options = ScanOptions.defaults().withCountBy(countBy).withMatch(match);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }

@@ -31,9 +31,7 @@ import java.util.Map;
  *       16 x 65,000 values as Strings in sorted maps (about 140 bytes each, 146 MB) plus their text
  *       (16 x 4 MiB of UTF-8, at most twice that as UTF-16: 128 MiB), about 370 MB.</li>
  * </ul>
- * So under a quarter of that heap, whatever the object holds. (The CLI accepts 32 paths, and its 4 MiB chunks
- * ({@link ScanOptions#LARGE_CHUNK_BYTES}) let a tally pass the limit on up to six paths: with two threads, 10
- * tallies x 63 MiB + 32 x 5.75 MiB, about 830 MiB at worst, within the default heap of a machine of 4 GB.)
+ * So under a quarter of that heap, whatever the object holds. (The CLI accepts 32 paths: twice that.)
  *
  * <p>Approximate counts do not depend on the pool size (chunks merge in order) but may on the chunk size.
  * Not thread-safe.

@@ -29,16 +29,6 @@ public record ScanOptions(List<String> countBy, Match match, int maxLineBytes, i
      * in which the reading thread tallies a queued chunk itself instead of decompressing.
      */
     public static final int DEFAULT_CHUNK_BYTES = 1 << 20;
-    /**
-     * 4 MiB: for a process whose one job is a scan, the CLI's {@code scan}. Whole processes side by side
-     * (2026-12-02, 5 rounds): the long-values corpus took 1.00 s and 1.78 CPU-seconds against 1.13 s and 1.93
-     * with 1 MiB chunks, the short-line one 1.65 s / 2.91 against 1.79 s / 3.16; 8 MiB gained nothing more,
-     * and 16 MiB of 1 MiB buffers in flight did not do it either: the saving is per chunk (a hand-off to a
-     * parked pool thread and back), not more slack. The cost is memory: four times the chunk buffers, and a
-     * chunk's tally can pass the exact limit on up to six paths instead of two ({@link BoundedValueCounts}),
-     * so the worker, whose memory bound is documented per function size, keeps {@link #DEFAULT_CHUNK_BYTES}.
-     */
-    public static final int LARGE_CHUNK_BYTES = 4 << 20;
 
     public ScanOptions {
         if (countBy == null) {
