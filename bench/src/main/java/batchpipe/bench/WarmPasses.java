@@ -28,7 +28,7 @@ public final class WarmPasses {
         ForkJoinPool pool = new ForkJoinPool(workers);
         StringBuilder out = new StringBuilder("[");
         try {
-            LogScanner scanner = new LogScanner(pool);
+            LogScanner scanner = new LogScanner(pool, LogScanner.CLI_CHUNKS_PER_TASK); // as the CLI's scan
             for (int i = 0; i < passes; i++) {
                 long start = System.nanoTime();
                 ScanResult result;

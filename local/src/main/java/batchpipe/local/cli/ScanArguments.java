@@ -86,7 +86,7 @@ final class ScanArguments {
         ForkJoinPool pool = new ForkJoinPool(plan.threads());
         S3Client s3 = null;
         try {
-            LogScanner scanner = new LogScanner(pool);
+            LogScanner scanner = new LogScanner(pool, LogScanner.CLI_CHUNKS_PER_TASK);
             List<String> results = new ArrayList<>();
             for (String input : plan.inputs()) {
                 if (input.startsWith("s3://")) {

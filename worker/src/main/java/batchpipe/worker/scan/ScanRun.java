@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,15 +20,17 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One scan: the calling thread reads the decoded stream into chunk buffers cut after the last newline,
- * hands each chunk to the pool, and merges chunk tallies in chunk order (so line numbers are global and
- * the result does not depend on the pool size).
+ * hands the chunks to the pool in batches of {@code chunksPerTask} (each chunk tallied on its own, so the
+ * tallies are the same whatever the batch), and merges chunk tallies in chunk order (so line numbers are
+ * global and the result depends neither on the pool size nor on the batch size).
  *
- * <p>Memory: at most {@code parallelism + 2} chunk buffers exist (the one being filled plus those in
- * flight), plus one line buffer of {@code maxLineBytes + 2} bytes that carries the partial line between
- * chunks and holds lines longer than a chunk. A line known to exceed maxLineBytes is read through and
- * dropped, never buffered. When no buffer is free the reader runs a queued chunk itself instead of
- * waiting idle. At most {@code 2 x maxBuffers + 2} chunk tallies exist at once, and they and the scan's
- * own countBy totals each keep within {@link BoundedValueCounts}' budget per path.
+ * <p>Memory: at most {@code maxBuffers = (parallelism + 2) x chunksPerTask} chunk buffers exist (the one
+ * being filled, the batch not yet handed over, and those in flight), plus one line buffer of
+ * {@code maxLineBytes + 2} bytes that carries the partial line between chunks and holds lines longer than
+ * a chunk. A line known to exceed maxLineBytes is read through and dropped, never buffered. When no buffer
+ * is free the reader runs a queued batch itself instead of waiting idle. At most
+ * {@code 2 x (parallelism + 2) + 1} batches, so about {@code 2 x maxBuffers} chunk tallies, exist at once,
+ * and they and the scan's own countBy totals each keep within {@link BoundedValueCounts}' budget per path.
  */
 final class ScanRun {
 
@@ -40,6 +43,11 @@ final class ScanRun {
     private final int chunkBytes;
     private final int maxLineBytes;
     private final int maxBuffers;
+    private final int chunksPerTask;
+    /** Chunks cut but not yet handed to the pool: they go together, as one task. */
+    private final byte[][] batchBuffers;
+    private final int[] batchLengths;
+    private int batchSize;
     private final ArrayBlockingQueue<byte[]> freeBuffers;
     private int buffersCreated;
     private final ArrayDeque<ChunkTask> inFlight = new ArrayDeque<>();
@@ -66,12 +74,27 @@ final class ScanRun {
     }
 
     ScanRun(ForkJoinPool pool, ScanOptions options) {
+        this(pool, options, 1);
+    }
+
+    /**
+     * @param chunksPerTask consecutive chunks handed to the pool as one task; each still gets its own tally,
+     *                      so the result does not depend on it. Buffers scale with it:
+     *                      {@code (parallelism + 2) x chunksPerTask} chunks at most.
+     */
+    ScanRun(ForkJoinPool pool, ScanOptions options, int chunksPerTask) {
+        if (chunksPerTask < 1) {
+            throw new IllegalArgumentException("chunksPerTask must be at least 1, was " + chunksPerTask);
+        }
         this.pool = pool;
         this.options = options;
         this.chunkBytes = options.chunkBytes();
         this.maxLineBytes = options.maxLineBytes();
-        this.maxBuffers = pool.getParallelism() + 2;
-        this.maxInFlight = 2 * maxBuffers;
+        this.chunksPerTask = chunksPerTask;
+        this.batchBuffers = new byte[chunksPerTask][];
+        this.batchLengths = new int[chunksPerTask];
+        this.maxBuffers = (pool.getParallelism() + 2) * chunksPerTask;
+        this.maxInFlight = 2 * (pool.getParallelism() + 2);
         this.freeBuffers = new ArrayBlockingQueue<>(maxBuffers);
         this.readerParser = new ChunkParser(options);
         this.counts = new BoundedValueCounts[options.countBy().size()];
@@ -246,7 +269,22 @@ final class ScanRun {
     }
 
     private void submit(byte[] buf, int length) throws IOException {
-        ChunkTask task = new ChunkTask(this, buf, length);
+        batchBuffers[batchSize] = buf;
+        batchLengths[batchSize] = length;
+        batchSize++;
+        if (batchSize == chunksPerTask) {
+            submitBatch();
+        }
+    }
+
+    /** Hands the chunks cut so far to the pool, as one task. */
+    private void submitBatch() throws IOException {
+        if (batchSize == 0) {
+            return;
+        }
+        ChunkTask task = new ChunkTask(this, batchBuffers, batchLengths, batchSize);
+        Arrays.fill(batchBuffers, null);
+        batchSize = 0;
         inFlight.addLast(task);
         try {
             pool.execute(task);
@@ -257,6 +295,7 @@ final class ScanRun {
     }
 
     private void completed(ChunkTally tally) throws IOException {
+        submitBatch(); // the chunks before it come first
         inFlight.addLast(ChunkTask.completed(this, tally));
         mergeFinished(false);
     }
@@ -274,7 +313,9 @@ final class ScanRun {
                 }
             }
             inFlight.pollFirst();
-            merge(head.tally());
+            for (ChunkTally tally : head.tallies()) {
+                merge(tally);
+            }
         }
     }
 
@@ -287,6 +328,10 @@ final class ScanRun {
             if (buffersCreated < maxBuffers) {
                 buffersCreated++;
                 return new byte[chunkBytes];
+            }
+            if (batchSize > 0) {
+                submitBatch(); // its chunks hold buffers: once tallied they come back
+                continue;
             }
             if (runOldestPending()) {
                 continue;
@@ -356,6 +401,7 @@ final class ScanRun {
 
     /** Waits for every chunk and builds the result. */
     ScanResult finish(long compressedBytes) throws IOException {
+        submitBatch();
         mergeFinished(true);
         Map<String, Map<String, Long>> countBy = new LinkedHashMap<>();
         Map<String, ApproximateCounts> approximate = new LinkedHashMap<>();
@@ -390,6 +436,8 @@ final class ScanRun {
             }
         }
         inFlight.clear();
+        Arrays.fill(batchBuffers, null);
+        batchSize = 0;
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

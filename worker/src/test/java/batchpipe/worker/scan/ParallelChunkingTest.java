@@ -90,6 +90,83 @@ class ParallelChunkingTest {
         assertThat(one.countBy().get("user.id")).hasSizeLessThanOrEqualTo(BoundedValueCounts.SKETCH_COUNTERS);
     }
 
+    private static ScanResult scanInBatches(java.io.InputStream in, ScanOptions options, int threads, int chunksPerTask)
+            throws IOException {
+        ForkJoinPool pool = new ForkJoinPool(threads);
+        try {
+            return new LogScanner(pool, chunksPerTask).scan(in, options);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void scan_givesIdenticalResultsWhateverTheChunksPerTask_approximateCountsIncluded() throws IOException {
+        // every kind of line across 1000-byte chunk boundaries, long and oversized lines (tallied by the reader
+        // between batches) among them
+        byte[] log = boundaryLog();
+        ScanResult reference = scan(log, SMALL_CHUNKS, 1);
+        for (int chunksPerTask : new int[] {2, 3, LogScanner.CLI_CHUNKS_PER_TASK, 7}) {
+            for (int threads : new int[] {1, 2, 8}) {
+                assertThat(scanInBatches(new ByteArrayInputStream(log), SMALL_CHUNKS, threads, chunksPerTask))
+                        .as("%d chunks per task, %d threads", chunksPerTask, threads).isEqualTo(reference);
+            }
+            assertThat(scanInBatches(trickle(log, 13), SMALL_CHUNKS, 2, chunksPerTask)).isEqualTo(reference);
+            assertThat(scanInBatches(new ByteArrayInputStream(zstd(log)), SMALL_CHUNKS, 2, chunksPerTask).countBy())
+                    .isEqualTo(reference.countBy());
+        }
+        // lines longer than a chunk, which the reader tallies itself (parsed, or skipped when oversized),
+        // between chunks still waiting in a batch
+        StringBuilder longLines = new StringBuilder();
+        for (int i = 1; i <= 400; i++) {
+            int pad = switch (i % 7) {
+                case 0 -> 1200 + i;
+                case 3 -> 4000 + i;
+                default -> i % 300;
+            };
+            longLines.append("{\"level\":\"").append(i % 2 == 0 ? "INFO" : "WARN").append("\",\"status\":")
+                    .append(200 + i % 3).append(",\"pad\":\"").append("z".repeat(pad)).append("\"}\n");
+        }
+        byte[] longLog = utf8(longLines.toString());
+        ScanOptions longLineOptions = SMALL_CHUNKS.withMaxLineBytes(3000);
+        ScanResult longReference = scan(longLog, longLineOptions, 1);
+        assertThat(longReference.oversizedLines()).isPositive();
+        assertThat(longReference.events()).isGreaterThan(300);
+        for (int chunksPerTask : new int[] {2, LogScanner.CLI_CHUNKS_PER_TASK}) {
+            assertThat(scanInBatches(new ByteArrayInputStream(longLog), longLineOptions, 2, chunksPerTask))
+                    .isEqualTo(longReference);
+            assertThat(scanInBatches(trickle(longLog, 7), longLineOptions, 2, chunksPerTask)).isEqualTo(longReference);
+        }
+
+        // a sketch's figures depend on how tallies are cut, never on how they are handed to the pool
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 150_000; i++) {
+            sb.append("{\"user\":{\"id\":\"").append(i % 10 == 0 ? "u-busy" : "u-" + i).append("\"}}\n");
+        }
+        byte[] users = utf8(sb.toString());
+        ScanOptions options = ScanOptions.defaults().withCountBy(List.of("user.id")).withChunkBytes(64 << 10);
+        ScanResult approximate = scan(users, options, 2);
+        assertThat(approximate.approximate()).containsOnlyKeys("user.id");
+        assertThat(scanInBatches(new ByteArrayInputStream(users), options, 2, LogScanner.CLI_CHUNKS_PER_TASK))
+                .isEqualTo(approximate);
+    }
+
+    @Test
+    void scan_inBatchesStillWorksWhenThePoolIsShutDown() throws IOException {
+        byte[] log = mixedLog(3000, 40);
+        ScanResult reference = scan(log, SMALL_CHUNKS, 2);
+        ForkJoinPool pool = new ForkJoinPool(2);
+        pool.shutdown();
+        assertThat(new LogScanner(pool, 3).scan(new ByteArrayInputStream(log), SMALL_CHUNKS)).isEqualTo(reference);
+    }
+
+    @Test
+    void logScanner_refusesFewerThanOneChunkPerTask() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> new LogScanner(ForkJoinPool.commonPool(), 0))
+                .withMessage("chunksPerTask must be at least 1, was 0");
+    }
+
     @Test
     void scan_numbersMalformedLinesGloballyAcrossChunks() throws IOException {
         StringBuilder sb = new StringBuilder();
