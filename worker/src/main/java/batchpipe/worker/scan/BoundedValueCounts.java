@@ -33,7 +33,7 @@ import java.util.Map;
  * </ul>
  * So under a quarter of that heap, whatever the object holds. (The CLI accepts 32 paths, and hands chunks to
  * its pool four at a time ({@link LogScanner#CLI_CHUNKS_PER_TASK}), so with two threads up to 9 batches of 4
- * tallies are in flight: 36 x 21 MiB + 32 x 5.75 MiB, about 940 MiB at worst, a machine of 4 GB's default heap.)
+ * tallies are in flight: 36 x 21 MiB + 32 x 5.75 MiB, about 940 MiB at worst, the default heap of a 4 GB machine.)
  *
  * <p>Approximate counts do not depend on the pool size (chunks merge in order) but may on the chunk size.
  * Not thread-safe.

@@ -33,11 +33,6 @@ final class ChunkTask implements Runnable {
         this.finished = new CountDownLatch(1);
     }
 
-    /** One chunk. */
-    ChunkTask(ScanRun run, byte[] buffer, int length) {
-        this(run, new byte[][] {buffer}, new int[] {length}, 1);
-    }
-
     /** An already tallied chunk (a long line parsed by the reader, or a skipped oversized line). */
     static ChunkTask completed(ScanRun run, ChunkTally tally) {
         ChunkTask task = new ChunkTask(run, new byte[][] {null}, new int[] {0}, 1);
