@@ -152,15 +152,6 @@ class ParallelChunkingTest {
     }
 
     @Test
-    void scan_inBatchesStillWorksWhenThePoolIsShutDown() throws IOException {
-        byte[] log = mixedLog(3000, 40);
-        ScanResult reference = scan(log, SMALL_CHUNKS, 2);
-        ForkJoinPool pool = new ForkJoinPool(2);
-        pool.shutdown();
-        assertThat(new LogScanner(pool, 3).scan(new ByteArrayInputStream(log), SMALL_CHUNKS)).isEqualTo(reference);
-    }
-
-    @Test
     void logScanner_refusesFewerThanOneChunkPerTask() {
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
                 .isThrownBy(() -> new LogScanner(ForkJoinPool.commonPool(), 0))
@@ -188,6 +179,30 @@ class ParallelChunkingTest {
     }
 
     @Test
+    void scan_numbersLinesExactlyAcrossTheLineLoopsCallsWithinOneChunk() throws IOException {
+        // one chunk of 1,000 lines, read LINES_PER_CALL lines per call: malformed lines on each side of every
+        // call's boundary keep their numbers, and a last line without a newline still counts
+        int perCall = ChunkParser.LINES_PER_CALL;
+        List<Long> expected = new ArrayList<>();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= 1000; i++) {
+            boolean broken = i % perCall == 0 || i % perCall == 1;
+            if (broken && expected.size() < ScanResult.MAX_MALFORMED_LINES) {
+                expected.add((long) i);
+            }
+            sb.append(broken ? "{\"broken\":" : ScanFixtures.eventLine(i));
+            if (i < 1000) {
+                sb.append('\n');
+            }
+        }
+        ScanResult r = scan(utf8(sb.toString()), SMALL_CHUNKS.withChunkBytes(1 << 20).withMaxLineBytes(1 << 10), 2);
+        assertThat(r.malformedLines()).isEqualTo(expected);
+        long brokenLines = java.util.stream.IntStream.rangeClosed(1, 1000).filter(i -> i % perCall <= 1).count();
+        assertThat(r.malformed()).isEqualTo(brokenLines);
+        assertThat(r.events()).isEqualTo(1000 - brokenLines);
+    }
+
+    @Test
     void scan_readsSourcesThatDeliverFewBytesPerRead() throws IOException {
         byte[] log = boundaryLog();
         ScanResult reference = scan(log, SMALL_CHUNKS, 2);
@@ -200,12 +215,15 @@ class ParallelChunkingTest {
     }
 
     @Test
-    void scan_stillWorksWhenThePoolIsShutDown() throws IOException {
+    void scan_stillWorksWhenThePoolIsShutDown_oneChunkOrABatchPerTask() throws IOException {
         byte[] log = mixedLog(3000, 40);
         ScanResult reference = scan(log, SMALL_CHUNKS, 2);
         ForkJoinPool pool = new ForkJoinPool(2);
         pool.shutdown();
-        assertThat(new LogScanner(pool).scan(new ByteArrayInputStream(log), SMALL_CHUNKS)).isEqualTo(reference);
+        for (int chunksPerTask : new int[] {1, 3}) { // the reader runs every task itself
+            assertThat(new LogScanner(pool, chunksPerTask).scan(new ByteArrayInputStream(log), SMALL_CHUNKS))
+                    .as("%d chunks per task", chunksPerTask).isEqualTo(reference);
+        }
     }
 
     @Test
