@@ -32,8 +32,8 @@ import java.util.Map;
  *       (16 x 4 MiB of UTF-8, at most twice that as UTF-16: 128 MiB), about 370 MB.</li>
  * </ul>
  * So under a quarter of that heap, whatever the object holds. (The CLI accepts 32 paths, and hands chunks to
- * its pool four at a time ({@link LogScanner#CLI_CHUNKS_PER_TASK}), so with two threads up to 9 batches of 4
- * tallies are in flight: 36 x 21 MiB + 32 x 5.75 MiB, about 940 MiB at worst, the default heap of a 4 GB machine.)
+ * its pool four at a time ({@link LogScanner#CLI_CHUNKS_PER_TASK}), so with two threads up to 6 batches of 4
+ * tallies are in flight: 24 x 21 MiB + 32 x 5.75 MiB, about 690 MiB at worst.)
  *
  * <p>Approximate counts do not depend on the pool size (chunks merge in order) but may on the chunk size.
  * Not thread-safe.

@@ -46,7 +46,13 @@ final class ChunkTask implements Runnable {
     @Override
     public void run() {
         if (state.compareAndSet(PENDING, RUNNING)) {
-            ChunkParser parser = run.borrowParser();
+            ChunkParser parser;
+            try {
+                parser = run.borrowParser();
+            } catch (Throwable t) { // a new parser's tables did not fit: the task still ends, failed, and the reader sees it
+                fail(t);
+                return;
+            }
             try {
                 execute(parser);
             } finally {
@@ -74,12 +80,22 @@ final class ChunkTask implements Runnable {
         } catch (Throwable t) {
             failure = t;
         } finally {
-            for (; i < buffers.length; i++) {
-                release(i);
-            }
-            state.set(DONE);
-            finished.countDown();
+            finish(i);
         }
+    }
+
+    private void fail(Throwable t) {
+        failure = t;
+        finish(0);
+    }
+
+    /** Gives back the buffers from {@code from} on and marks the task done. */
+    private void finish(int from) {
+        for (int i = from; i < buffers.length; i++) {
+            release(i);
+        }
+        state.set(DONE);
+        finished.countDown();
     }
 
     private void release(int i) {

@@ -81,9 +81,11 @@ public final class LogScanner {
         // only when that input's first chunk is decompressed
         try {
             Native.load();
-        } finally {
-            ParserPriming.ensure();
+        } catch (LinkageError | RuntimeException e) {
+            ParserPriming.ensure(); // plain and gzip inputs still scan
+            throw e;
         }
+        ParserPriming.ensure();
     }
 
     public ScanResult scan(InputStream source, ScanOptions options) throws IOException {

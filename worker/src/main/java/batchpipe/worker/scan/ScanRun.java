@@ -28,9 +28,10 @@ import java.util.concurrent.RejectedExecutionException;
  * being filled, the batch not yet handed over, and those in flight), plus one line buffer of
  * {@code maxLineBytes + 2} bytes that carries the partial line between chunks and holds lines longer than
  * a chunk. A line known to exceed maxLineBytes is read through and dropped, never buffered. When no buffer
- * is free the reader runs a queued batch itself instead of waiting idle. At most
- * {@code 2 x (parallelism + 2) + 1} batches, so about {@code 2 x maxBuffers} chunk tallies, exist at once,
- * and they and the scan's own countBy totals each keep within {@link BoundedValueCounts}' budget per path.
+ * is free the reader runs a queued batch itself instead of waiting idle. At most {@code 2 x maxBuffers + 1}
+ * chunk tallies exist at once with one chunk per task, {@code (parallelism + 4) x chunksPerTask} with
+ * batches, and they and the scan's own countBy totals each keep within {@link BoundedValueCounts}' budget
+ * per path.
  */
 final class ScanRun {
 
@@ -94,7 +95,10 @@ final class ScanRun {
         this.batchBuffers = new byte[chunksPerTask][];
         this.batchLengths = new int[chunksPerTask];
         this.maxBuffers = (pool.getParallelism() + 2) * chunksPerTask;
-        this.maxInFlight = 2 * (pool.getParallelism() + 2);
+        // Tasks past this many are run or waited for by the reader. One chunk per task: two tasks per buffer, as
+        // ever. Batches: one more than the batches the buffers can hold, so that tallies in flight stay near the
+        // one-chunk bound ((parallelism + 3) x chunksPerTask instead of 2 x (parallelism + 2) x chunksPerTask)
+        this.maxInFlight = chunksPerTask == 1 ? 2 * (pool.getParallelism() + 2) : pool.getParallelism() + 3;
         this.freeBuffers = new ArrayBlockingQueue<>(maxBuffers);
         this.readerParser = new ChunkParser(options);
         this.counts = new BoundedValueCounts[options.countBy().size()];
