@@ -44,8 +44,7 @@ final class ScanRun {
     private final int chunkBytes;
     private final int maxLineBytes;
     private final int maxBuffers;
-    private final int chunksPerTask;
-    /** Chunks cut but not yet handed to the pool: they go together, as one task. */
+    /** Chunks cut but not yet handed to the pool: they go together, as one task of this many. */
     private final byte[][] batchBuffers;
     private final int[] batchLengths;
     private int batchSize;
@@ -81,17 +80,14 @@ final class ScanRun {
     /**
      * @param chunksPerTask consecutive chunks handed to the pool as one task; each still gets its own tally,
      *                      so the result does not depend on it. Buffers scale with it:
-     *                      {@code (parallelism + 2) x chunksPerTask} chunks at most.
+     *                      {@code (parallelism + 2) x chunksPerTask} chunks at most. At least 1 ({@link LogScanner}
+     *                      checks it).
      */
     ScanRun(ForkJoinPool pool, ScanOptions options, int chunksPerTask) {
-        if (chunksPerTask < 1) {
-            throw new IllegalArgumentException("chunksPerTask must be at least 1, was " + chunksPerTask);
-        }
         this.pool = pool;
         this.options = options;
         this.chunkBytes = options.chunkBytes();
         this.maxLineBytes = options.maxLineBytes();
-        this.chunksPerTask = chunksPerTask;
         this.batchBuffers = new byte[chunksPerTask][];
         this.batchLengths = new int[chunksPerTask];
         this.maxBuffers = (pool.getParallelism() + 2) * chunksPerTask;
@@ -277,7 +273,7 @@ final class ScanRun {
         batchBuffers[batchSize] = buf;
         batchLengths[batchSize] = length;
         batchSize++;
-        if (batchSize == chunksPerTask) {
+        if (batchSize == batchBuffers.length) {
             submitBatch();
         }
     }
