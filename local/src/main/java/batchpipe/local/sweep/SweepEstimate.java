@@ -90,12 +90,12 @@ public final class SweepEstimate {
         return Math.min(PoolSize.MAX_LAMBDA_VCPUS, memoryMb / (double) PoolSize.MB_PER_VCPU);
     }
 
-    /** The vCPUs a task of this parallelism can use at this share. */
     /** A measured task time moved from the reference's vCPU share to {@code share}, as far as the task can use the vCPUs. */
     private static double scaled(KindRate measured, Reference reference, double share) {
         return measured.billedMsPerTask() * usable(reference.vcpuShare(), measured.parallelism()) / usable(share, measured.parallelism());
     }
 
+    /** The vCPUs a task of this parallelism can use at this share. */
     private static double usable(double share, double parallelism) {
         return Math.min(share, Math.max(1, parallelism));
     }
