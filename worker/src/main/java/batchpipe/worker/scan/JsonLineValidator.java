@@ -134,6 +134,15 @@ final class JsonLineValidator {
                 }
                 if (pending != null) {
                     take(pending, valueAt, p);
+                } else if (arrays[depth]) {
+                    // the rest of a run of strings in an array (tags, ids), without the dispatch per value;
+                    // nothing in an array is extracted, and anything else goes the general way below
+                    while (end - p > 1 && b[p] == ',' && b[p + 1] == '"') {
+                        p = skipString(b, p + 2, end);
+                        if (p < 0) {
+                            return MALFORMED;
+                        }
+                    }
                 }
             } else if (c == '{') {
                 if (++depth > MAX_DEPTH) {
@@ -175,6 +184,15 @@ final class JsonLineValidator {
                     p = skipNumber(b, p, end);
                     if (p < 0) {
                         return MALFORMED;
+                    }
+                    if (arrays[depth]) {
+                        // the rest of a run of numbers in an array (samples, coordinates), as for strings above
+                        while (end - p > 1 && b[p] == ',' && isNumberStart(b[p + 1])) {
+                            p = skipNumber(b, p + 1, end);
+                            if (p < 0) {
+                                return MALFORMED;
+                            }
+                        }
                     }
                 } else if (c == 't') {
                     if (!hasLiteral(b, p, end, 'r', 'u', 'e')) {
@@ -312,6 +330,10 @@ final class JsonLineValidator {
         return true;
     }
 
+    private static boolean isNumberStart(byte c) {
+        return c == '-' || (c >= '0' && c <= '9');
+    }
+
     /** Three bytes after the literal's first byte at {@code p}. */
     private static boolean hasLiteral(byte[] b, int p, int end, char c1, char c2, char c3) {
         return end - p >= 4 && b[p + 1] == c1 && b[p + 2] == c2 && b[p + 3] == c3;
@@ -424,15 +446,21 @@ final class JsonLineValidator {
             }
             if (c == '\\') {
                 sawEscape = true;
-                p = skipEscape(b, p + 1, end);
-                if (p < 0) {
-                    return -1;
-                }
+                // escapes come in runs (\n\tat in a stack trace, \uD83D\uDE00): no word test between them
+                do {
+                    p = skipEscape(b, p + 1, end);
+                    if (p < 0) {
+                        return -1;
+                    }
+                } while (p < end && b[p] == '\\');
             } else if (c < 0) {
-                p = skipUtf8Sequence(b, p, end);
-                if (p < 0) {
-                    return -1;
-                }
+                // so do non-ASCII characters (a word of Cyrillic or Japanese text)
+                do {
+                    p = skipUtf8Sequence(b, p, end);
+                    if (p < 0) {
+                        return -1;
+                    }
+                } while (p < end && b[p] < 0);
             } else if (c < 0x20) {
                 return -1; // control character
             }

@@ -156,6 +156,51 @@ class LineValidityTest {
         assertMalformed(line);
     }
 
+    // Runs of numbers or strings in an array, of escapes and of non-ASCII characters are read without the
+    // general dispatch per value (issue 19): a fault anywhere in a run, first, middle or last, still counts.
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"a\":[1,2,01]}", "{\"a\":[1,01,2]}", "{\"a\":[1,2,-]}", "{\"a\":[1,-2.5e,3]}",
+        "{\"a\":[1,2,]}", "{\"a\":[1,2,3}", "{\"a\":[1,2,3,\"x\"}", "{\"a\":[1,2 3]}", "{\"a\":[1,2,+3]}",
+        "{\"a\":[\"x\",\"y\",]}", "{\"a\":[\"x\",\"y\"}", "{\"a\":[\"x\",\"y\\q\"]}", "{\"a\":[\"x\",\"y\",\"z]}",
+        "{\"a\":[\"x\",\"y\"\"z\"]}", "{\"a\":[\"x\",y]}", "{\"a\":[1,2,3],}", "{\"a\":[\"x\",\"y\"]]}"})
+    void scan_countsAFaultAnywhereInARunOfArrayValuesAsMalformed(String line) throws IOException {
+        assertMalformed(line);
+    }
+
+    @Test
+    void scan_acceptsRunsOfArrayValuesWhateverSurroundsThem() throws IOException {
+        assertEvent("{\"a\":[1,-2,3.5e-3,0,-0.0,7E+2],\"b\":[\"x\",\"\",\"caf\u00e9\",\"y\\n\"],\"c\":1}");
+        assertEvent("{\"a\":[1, 2 ,3,\"x\",\"y\" , \"z\",true,null,[1,2],{\"b\":[\"c\",\"d\"]},4,5]}");
+        assertEvent("{\"a\":[[1,2],[\"x\",\"y\"]],\"level\":\"INFO\"}");
+        ScanResult counted = scan("{\"tags\":[\"a\",\"b\"],\"level\":\"WARN\",\"n\":[1,2,3]}\n",
+                ScanOptions.defaults().withCountBy(List.of("level")));
+        assertThat(counted.events()).isEqualTo(1);
+        assertThat(counted.countBy().get("level")).containsEntry("WARN", 1L);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"a\":\"\\n\\t\\x\"}", "{\"a\":\"\\n\\u12G4\\t\"}", "{\"a\":\"\\n\\t\\\"}",
+        "{\"a\":\"x\\n\\t\\", "{\"a\":\"\\uD83D\\uDE0\"}"})
+    void scan_countsABadEscapeInARunOfEscapesAsMalformed(String line) throws IOException {
+        assertMalformed(line);
+    }
+
+    @Test
+    void scan_countsBadUtf8InARunOfNonAsciiCharactersAsMalformed() throws IOException {
+        byte[] cyrillic = utf8("данные");
+        byte[][] runs = {
+            concat(cyrillic, new byte[] {(byte) 0xD0}),                  // truncated at the end of the run
+            concat(cyrillic, new byte[] {(byte) 0x80}, cyrillic),        // a lone continuation in the middle
+            concat(utf8("日本"), new byte[] {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, utf8("語")), // a surrogate
+            concat(utf8("😀"), new byte[] {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}),   // above U+10FFFF
+        };
+        for (byte[] run : runs) {
+            byte[] line = concat(utf8("{\"a\":\"x "), run, utf8(" y\"}"));
+            assertThat(scanLine(line).malformed()).as("%s", HexFormat.of().formatHex(line)).isEqualTo(1);
+        }
+        assertEvent("{\"a\":\"x данные日本語😀é\\n\\tat y\",\"b\":\"\\uD83D\\uDE00\\\\\\\"\"}");
+    }
+
     @Test
     void scan_countsInvalidUtf8AsMalformed() throws IOException {
         byte[][] bad = {
