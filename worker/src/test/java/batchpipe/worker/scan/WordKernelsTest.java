@@ -2,6 +2,10 @@ package batchpipe.worker.scan;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -79,6 +83,78 @@ class WordKernelsTest {
             assertThat(specials == 0 ? 8 : Long.numberOfTrailingZeros(specials) >>> 3).isEqualTo(firstSpecial);
         }
     }
+
+    /** The bytes that decide a sequence's fate after its first two: ends of the continuation range, and stops. */
+    private static final int[] TAIL_BYTES = {0x00, '"', '\\', 'A', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xE0, 0xF0, 0xFF};
+
+    @Test
+    void skipStringChecksUtf8AsTheReferenceDoesForEveryLeadAndSecondByteWhereverTheyFallInAWord() {
+        // every lead byte and every second byte, with third and fourth bytes at the edges of their ranges, at
+        // every offset across two words, so a character is checked inside a word, across words and cut short
+        JsonLineValidator validator = new JsonLineValidator();
+        ReferenceLineValidator reference = new ReferenceLineValidator();
+        byte[] b = new byte[24];
+        int compared = 0;
+        for (int lead = 0x80; lead < 0x100; lead++) {
+            for (int second = 0; second < 0x100; second++) {
+                for (int third : TAIL_BYTES) {
+                    for (int fourth : new int[] {'A', 0x80, 0xBF, 0xC3, '"'}) {
+                        for (int at = 0; at < 11; at++) {
+                            Arrays.fill(b, (byte) 'a');
+                            b[at] = (byte) lead;
+                            b[at + 1] = (byte) second;
+                            b[at + 2] = (byte) third;
+                            b[at + 3] = (byte) fourth;
+                            b[20] = '"';
+                            int expected = reference.skipString(b, 0, b.length);
+                            int actual = validator.skipString(b, 0, b.length);
+                            if (actual != expected) { // 2.5 million cases: AssertJ only for a failure
+                                assertThat(actual).as("%02x %02x %02x %02x at %d", lead, second, third, fourth, at).isEqualTo(expected);
+                            }
+                            compared++;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(compared).isEqualTo(128 * 256 * TAIL_BYTES.length * 5 * 11);
+    }
+
+    @Test
+    void skipStringAgreesWithTheReferenceOnRandomTextInEveryScriptWithEscapesAndFaults() {
+        JsonLineValidator validator = new JsonLineValidator();
+        ReferenceLineValidator reference = new ReferenceLineValidator();
+        String[] pieces = {"a", "tag-", " ", "é", "ß", "д", "日", "本", "😀", "\\n", "\\t", "\\\"", "\\\\", "\\u00e9", "\\ud83d\\ude00",
+            "\u0080", "\u07ff", "\u0800", "\uffff", "\ud7ff", "\ue000", "\udbff\udfff"};
+        byte[][] faults = {{(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x9F, (byte) 0xBF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+            {(byte) 0xF0, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF5},
+            {(byte) 0x80}, {(byte) 0xC3}, {(byte) 0xE6, (byte) 0x97}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98}, {0x01}, {'\\', 'x'}};
+        Random random = new Random(29);
+        int malformed = 0;
+        for (int round = 0; round < 100_000; round++) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int count = random.nextInt(30);
+            for (int i = 0; i < count; i++) {
+                if (random.nextInt(40) == 0) {
+                    out.writeBytes(faults[random.nextInt(faults.length)]);
+                } else {
+                    out.writeBytes(pieces[random.nextInt(pieces.length)].getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            out.write('"');
+            out.writeBytes("tail".getBytes(StandardCharsets.UTF_8));
+            byte[] b = out.toByteArray();
+            int end = random.nextInt(4) == 0 ? random.nextInt(b.length + 1) : b.length; // cut short too
+            int expected = reference.skipString(b, 0, end);
+            assertThat(validator.skipString(b, 0, end)).as("%s, end %d", HexFormat.of().formatHex(b), end).isEqualTo(expected);
+            assertThat(validator.sawEscape || expected < 0).isEqualTo(reference.sawEscape || expected < 0);
+            if (expected < 0) malformed++;
+            validator.sawEscape = false;
+            reference.sawEscape = false;
+        }
+        assertThat(malformed).as("faults were drawn").isBetween(10_000, 90_000);
+    }
+
     private static int lastNewlineBytewise(byte[] b, int end) {
         for (int i = end - 1; i >= 0; i--) {
             if (b[i] == '\n') return i;
