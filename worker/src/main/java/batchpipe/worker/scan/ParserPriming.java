@@ -125,6 +125,11 @@ final class ParserPriming {
                 // control byte past the table)
                 "{\"a\":1,}",
                 "{\"a\":[1,]}",
+                // a fault inside a run of array values or of escapes, which the validator reads in loops of
+                // their own (issue 19's fifth pass): each loop's exit on a fault is a branch too
+                "{\"a\":[1,01]}",
+                "{\"a\":[\"x\",\"\\x\"]}",
+                "{\"a\":\"\\n\\x\"}",
                 "{\"a\":NaN}",
                 "{\"a\":-}",
                 "{\"a\":1.}",
@@ -154,12 +159,13 @@ final class ParserPriming {
             out.write('\n');
         }
         out.writeBytes(new byte[] {'{', '"', 'b', '"', ':', '"', (byte) 0xC3, '"', '}', '\n'}); // truncated UTF-8
-        // invalid UTF-8 of each kind, in a short string, past the table in a long one, and in a name
+        // invalid UTF-8 of each kind, in a short string, past the first word in a long one, in a name, and
+        // after a non-ASCII character (inside the loop over a run of them)
         byte[][] invalid = {{(byte) 0x80}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80, (byte) 0x80},
                 {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF0, (byte) 0x80, (byte) 0x80, (byte) 0x80},
                 {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xF5, (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}};
         for (byte[] bad : invalid) {
-            for (String before : List.of("{\"a\":\"", "{\"a\":\"" + "y".repeat(24), "{\"")) {
+            for (String before : List.of("{\"a\":\"", "{\"a\":\"" + "y".repeat(24), "{\"", "{\"a\":\"д")) {
                 out.writeBytes(before.getBytes(StandardCharsets.UTF_8));
                 out.writeBytes(bad);
                 out.writeBytes(before.endsWith("{\"") ? "\":1}\n".getBytes(StandardCharsets.UTF_8) : "\"}\n".getBytes(StandardCharsets.UTF_8));
