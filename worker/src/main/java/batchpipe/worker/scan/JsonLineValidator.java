@@ -17,6 +17,9 @@ import java.util.Arrays;
  * short values then cost a word or two each, and stack traces and request bodies a few operations per
  * eight bytes. Runs of digits are read the same way. (The table used to read a string's first 16 bytes:
  * the parse of the bench's lines is 7-16% faster without it, see docs/BENCHMARKS.md, issue 19's third pass.)
+ * A run of numbers or of strings in an array, of escapes, or of non-ASCII characters is read in a loop of
+ * its own, not through the dispatch per value or the word test after each one (sample arrays, tag lists,
+ * stack traces and request bodies: ~10% of a long-value scan, issue 19's fifth pass).
  *
  * <p>With a {@link FieldPathTree} ({@link #extract}), the same pass also finds the values at the
  * requested paths, as {@code FieldPathReader} did in a second pass over the line: the first occurrence
