@@ -333,6 +333,11 @@ final class JsonLineValidator {
         return true;
     }
 
+    /**
+     * The run loop's test. The dispatch above spells the same test out: calling this there too made whole
+     * long-value scans ~7% slower side by side (8 rounds: 1.050 against 0.978 s), likely because an inlined
+     * method's branch profile is shared by its call sites and the two see different bytes.
+     */
     private static boolean isNumberStart(byte c) {
         return c == '-' || (c >= '0' && c <= '9');
     }
