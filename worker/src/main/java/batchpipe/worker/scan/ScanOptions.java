@@ -10,7 +10,8 @@ import java.util.List;
  * @param match        what {@link ScanResult#matches()} counts, or null for no match
  * @param maxLineBytes longest line (terminator excluded) that is parsed; longer lines are skipped
  *                     without being buffered and counted as oversized and malformed
- * @param chunkBytes   size of one parse chunk; memory stays near (threads + 2) x chunkBytes + maxLineBytes,
+ * @param chunkBytes   size of one parse chunk; memory stays near (threads x chunksPerTask + 2) x chunkBytes
+ *                     + maxLineBytes ({@link LogScanner}'s chunksPerTask is 1 but in the CLI),
  *                     plus the countBy budget of {@link BoundedValueCounts}
  */
 public record ScanOptions(List<String> countBy, Match match, int maxLineBytes, int chunkBytes) {

@@ -89,6 +89,24 @@ class BoundedMemoryTest {
         assertThat(m.allocatedBytes()).as("allocated while skipping a 50 MiB line").isLessThan(BOUND);
     }
 
+    @Test
+    void scanInBatches_keepsABatchPerThreadAndTwoChunksForTheReader() throws IOException {
+        // An in-memory source outruns two parsing threads, so the reader takes every buffer it is allowed
+        int chunksPerTask = 4;
+        ForkJoinPool pool = new ForkJoinPool(THREADS);
+        try {
+            ScanRun run = new ScanRun(pool, OPTIONS, chunksPerTask);
+            List<String> lines = List.of(ScanFixtures.eventLine(1), ScanFixtures.eventLine(7), "not json");
+            run.readAll(new RepeatingLines(lines, 64L << 20), (e, offset) -> e);
+            ScanResult result = run.finish(64L << 20);
+            assertThat(result.bytes()).isEqualTo(64L << 20);
+            assertThat(run.buffersCreated()).as("chunk buffers of a 64 MiB scan, %d threads, batches of %d",
+                    THREADS, chunksPerTask).isEqualTo(THREADS * chunksPerTask + 2);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Generates {@code total} bytes by repeating lines, without holding them. */
     static final class RepeatingLines extends InputStream {
         private final byte[] pattern;
