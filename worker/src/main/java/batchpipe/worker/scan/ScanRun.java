@@ -92,13 +92,11 @@ final class ScanRun {
         this.batchLengths = new int[chunksPerTask];
         // A batch for each pool thread and two chunks for the reader; with one chunk per task that is the
         // parallelism + 2 it always was. With batches, two more buffers rather than two more batches: once
-        // they are full and no thread is free, the reader parses them itself, soon after decompressing them,
-        // instead of running up to 8 MiB ahead of the parse. Whole CLI scans side by side, 2 threads, batches
-        // of 4 (2026-12-02, medians of 8-12 rounds): 10 buffers against 16 took 0.975 against 1.155 s on the
-        // long-values corpus (and 1.515 against 1.745 s on short lines, 1.16 against 1.25 s on narrow ones),
-        // with 11-15% fewer CPU-seconds, mostly the pool threads' parsing; 8, 9 and 11 buffers did as well, 12
-        // (a third whole batch) hardly better than 16, and batches of 2 with 6 buffers less well. Three threads:
-        // 14 against 20, 1.22 against 1.34 s; one thread: even
+        // they are full and no thread is free, the reader parses them itself instead of running up to 8 MiB
+        // ahead of the parse. The CLI (2 threads, batches of 4) holds 10 MiB of buffers instead of 16. Whole
+        // scans side by side, three start-up caches recorded per build (a cache's own recording moves a scan
+        // by up to 7%: docs/BENCHMARKS.md): narrow lines 1.216 against 1.327 s and 11% fewer CPU-seconds,
+        // long values 0.983 against 1.016 s, short lines even (1.470 against 1.463 s)
         this.maxBuffers = pool.getParallelism() * chunksPerTask + 2;
         // Tasks past this many are run or waited for by the reader. One chunk per task: two tasks per buffer, as
         // ever. Batches: parallelism + 3 tasks, whole or not, so that tallies in flight stay near the one-chunk
