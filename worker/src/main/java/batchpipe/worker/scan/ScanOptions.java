@@ -11,7 +11,7 @@ import java.util.List;
  * @param maxLineBytes longest line (terminator excluded) that is parsed; longer lines are skipped
  *                     without being buffered and counted as oversized and malformed
  * @param chunkBytes   size of one parse chunk; memory stays near (threads x chunksPerTask + 2) x chunkBytes
- *                     + maxLineBytes ({@link LogScanner}'s chunksPerTask is 1 but in the CLI),
+ *                     + maxLineBytes (chunksPerTask is 1 except in the CLI's scan: {@link LogScanner}),
  *                     plus the countBy budget of {@link BoundedValueCounts}
  */
 public record ScanOptions(List<String> countBy, Match match, int maxLineBytes, int chunkBytes) {
