@@ -25,6 +25,9 @@ final class ChunkParser {
     /** Whether any path is extracted (countBy or a FieldEquals match). */
     private final boolean extracts;
     private final JsonStringDecoder valueDecoder = new JsonStringDecoder();
+    /** What {@link #selectValue} picked: the array holding the value, and where it starts there. */
+    private byte[] selectedBytes;
+    private int selectedFrom;
     /** Slot of the FieldEquals path, or -1. */
     private final int equalsSlot;
     private final byte[] equalsValue;
@@ -137,43 +140,42 @@ final class ChunkParser {
         }
     }
 
-    // count and valueEquals pick the bytes first and make one call: C2 inlines a callee once per call site,
-    // and three sites of the counting (hash, probe, insert) made count and tallyEvent the costliest compiles
-    // after scanLine (22 and 21 ms, JFR jdk.Compilation), paid at the start of every CLI scan.
+    // count and valueEquals take the value's bytes from selectValue and make one call each: C2 inlines a callee
+    // once per call site, and three sites of the counting (hash, probe, insert) made count and tallyEvent the
+    // costliest compiles after scanLine (22 and 21 ms, JFR jdk.Compilation), paid at the start of every CLI scan.
     private void count(BoundedValueCounts counts, byte[] b, int start, int end, boolean escapes) {
-        byte[] value = b;
-        int from = start;
-        int length = end - start;
-        if (b[start] == '"') {
-            from = start + 1;
-            length -= 2;
-            if (escapes && JsonStringDecoder.hasEscape(b, from, end - 1)) {
-                length = valueDecoder.decode(b, from, end - 1);
-                value = valueDecoder.buffer();
-                from = 0;
-            }
-        }
-        counts.add(value, from, length);
+        int to = selectValue(b, start, end, escapes);
+        counts.add(selectedBytes, selectedFrom, to - selectedFrom);
     }
 
     private boolean valueEquals(byte[] b, int start, int end, boolean escapes) {
         if (start < 0) {
             return false;
         }
-        byte[] value = b;
-        int from = start;
-        int to = end;
-        if (b[start] == '"') {
-            from = start + 1;
-            to = end - 1;
-            if (escapes && JsonStringDecoder.hasEscape(b, from, to)) {
-                to = valueDecoder.decode(b, from, to);
-                value = valueDecoder.buffer();
-                from = 0;
-            }
-        }
+        int to = selectValue(b, start, end, escapes);
         byte[] expected = equalsValue;
-        return Arrays.equals(value, from, to, expected, 0, expected.length);
+        return Arrays.equals(selectedBytes, selectedFrom, to, expected, 0, expected.length);
+    }
+
+    /**
+     * Points {@link #selectedBytes} and {@link #selectedFrom} at the value {@code b[start, end)} as it is counted
+     * and compared (a string without its quotes, decoded if it has escapes; any other value as written) and
+     * returns the index where it ends there.
+     */
+    private int selectValue(byte[] b, int start, int end, boolean escapes) {
+        selectedBytes = b;
+        if (b[start] != '"') {
+            selectedFrom = start;
+            return end;
+        }
+        if (escapes && JsonStringDecoder.hasEscape(b, start + 1, end - 1)) {
+            int length = valueDecoder.decode(b, start + 1, end - 1);
+            selectedBytes = valueDecoder.buffer();
+            selectedFrom = 0;
+            return length;
+        }
+        selectedFrom = start + 1;
+        return end - 1;
     }
 
     static boolean contains(byte[] b, int start, int end, byte[] needle) {
