@@ -12,11 +12,14 @@ final class FieldPathTree {
 
     static final class Node {
         final byte[] name;
+        /** The name's first eight bytes ({@link ByteWords#headWord}): most names compare in this one test. */
+        final long head;
         Node[] children = new Node[0];
         int[] slots = new int[0];
 
         Node(byte[] name) {
             this.name = name;
+            this.head = ByteWords.headWord(name, 0, name.length);
         }
 
         /** One bit per child, as the scan marks the children it has seen in an object. */

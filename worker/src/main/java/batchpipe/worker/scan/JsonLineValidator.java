@@ -307,9 +307,12 @@ final class JsonLineValidator {
         if (seenHere == node.allChildren) {
             return null; // every name asked for here has been had: the rest of the object is only checked
         }
+        long head = ByteWords.headWord(b, start, len);
         for (int i = 0; i < children.length; i++) {
-            byte[] name = children[i].name;
-            if (name.length == len && (seenHere & (1L << i)) == 0 && sameBytes(name, b, start, len)) {
+            FieldPathTree.Node candidate = children[i];
+            byte[] name = candidate.name;
+            if (candidate.head == head && name.length == len && (seenHere & (1L << i)) == 0
+                    && (len <= 8 || sameBytes(name, b, start, len))) {
                 long seenNow = seenHere | 1L << i;
                 seen[depth] = seenNow;
                 if (seenNow == node.allChildren) {

@@ -27,6 +27,41 @@ class CountByAndMatchTest {
     }
 
     @Test
+    void scan_takesOnlyTheNameAskedForAmongNamesThatShareTheirFirstEightBytesOrDifferInLength() throws IOException {
+        // names are compared eight bytes at a time: these differ only past the eighth byte, or only in length
+        String log = """
+                {"latencyMsAvg":1,"latencyMs":2,"latencyMsMax":3,"latency":4,"latencyM":5,"latencyMs\\u0000":6}
+                {"latencyMsMax":7,"latencyMsAvg":8}
+                {"latencyMsAvh":9,"latencyMsAvg":10}
+                """;
+        ScanResult r = scan(log, countBy("latencyMs", "latencyMsAvg", "latencyM"));
+        assertThat(r.countBy().get("latencyMs")).containsOnly(entry("2", 1L));
+        assertThat(r.countBy().get("latencyMsAvg")).containsOnly(entry("1", 1L), entry("8", 1L), entry("10", 1L));
+        assertThat(r.countBy().get("latencyM")).containsOnly(entry("5", 1L));
+    }
+
+    @Test
+    void scan_countsValuesThatShareTheirFirstEightBytesOrDifferOnlyInLengthApart() throws IOException {
+        // values are hashed and compared eight bytes at a time, so these are the cases where that could go wrong
+        String log = """
+                {"v":"/api/v1/users/1"}
+                {"v":"/api/v1/users/2"}
+                {"v":"/api/v1/users/1"}
+                {"v":"/api/v1/"}
+                {"v":"/api/v1"}
+                {"v":"/api/v1/users/10"}
+                {"v":"a"}
+                {"v":"a\\u0000"}
+                {"v":""}
+                {"v":"a"}
+                """;
+        ScanResult r = scan(log, countBy("v"));
+        assertThat(r.countBy().get("v")).containsOnly(entry("/api/v1/users/1", 2L), entry("/api/v1/users/2", 1L),
+                entry("/api/v1/", 1L), entry("/api/v1", 1L), entry("/api/v1/users/10", 1L), entry("a", 2L),
+                entry("a\u0000", 1L), entry("", 1L));
+    }
+
+    @Test
     void scan_countsStringValuesUnescaped() throws IOException {
         String log = """
                 {"v":"plain"}

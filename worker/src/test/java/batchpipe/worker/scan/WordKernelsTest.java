@@ -25,6 +25,25 @@ class WordKernelsTest {
     }
 
     @Test
+    void headWordIsTheFirstEightBytesZeroPaddedAtEveryLengthAndOffsetUpToTheArraysEnd() {
+        Random random = new Random(7);
+        for (int size = 0; size <= 20; size++) {
+            byte[] b = new byte[size];
+            random.nextBytes(b);
+            for (int off = 0; off <= size; off++) {
+                for (int len = 0; off + len <= size; len++) {
+                    long expected = 0;
+                    for (int i = Math.min(len, 8) - 1; i >= 0; i--) {
+                        expected = expected << 8 | (b[off + i] & 0xFF);
+                    }
+                    assertThat(ByteWords.headWord(b, off, len)).as("size %d, off %d, len %d", size, off, len)
+                            .isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    @Test
     void skipDigitsStopsAtTheFirstNonDigitWhateverByteItIsAndWherever() {
         for (int at = 0; at < 20; at++) {
             for (int value = 0; value < 256; value++) {
