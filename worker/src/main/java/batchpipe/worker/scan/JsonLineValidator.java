@@ -354,7 +354,9 @@ final class JsonLineValidator {
     static int skipWhitespace(byte[] b, int p, int end) {
         while (p < end) {
             byte c = b[p];
-            if (c != ' ' && c != '\t' && c != '\r') {
+            // JSON whitespace is at most a space, and the byte after a token is almost always above it
+            // (a quote, a colon, a comma, a bracket): one test for those instead of three
+            if (c > ' ' || (c != ' ' && c != '\t' && c != '\r')) {
                 break;
             }
             p++;
