@@ -512,7 +512,9 @@ final class JsonLineValidator {
         long backslash = word ^ 0x5C5C5C5C5C5C5C5CL;
         long zeroQuote = quote - ONES & ~quote;
         long zeroBackslash = backslash - ONES & ~backslash;
-        long control = word - 0x2020202020202020L & ~word;
+        // below 0x20: subtracting 0x20 borrows into the high bit. "& ~word" would drop bytes of 0x80 and above
+        // from it, but "| word" takes them all anyway: one operation less per word
+        long control = word - 0x2020202020202020L;
         return (zeroQuote | zeroBackslash | control | word) & HIGHS;
     }
 
