@@ -91,7 +91,7 @@ final class DistinctValueEstimator {
 
     /**
      * 64 bits of MurmurHash3's x64 mixing over 8-byte words: HyperLogLog needs every bit of the hash to
-     * look random, which the tables' 32-bit FNV hash does not promise.
+     * look random, which the tables' 32-bit hash (one multiply per word) does not promise.
      */
     static long hash64(byte[] key, int off, int len) {
         long h = 0x9E3779B97F4A7C15L ^ len;
