@@ -3,6 +3,7 @@ package batchpipe.worker.scan;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -53,10 +54,12 @@ final class ParserPriming {
         List<byte[]> tails = tails();
         // Keys whose slots are taken by others, which the chunk's few values never cause: without this the
         // first probe of a real log's value table trapped (unstable_if in ValueCountTable.add) and C2
-        // compiled the counting again
+        // compiled the counting again. Each is followed by eight spare bytes, as a value in a line is followed
+        // by the rest of the line: a key at the very end of its array is the rare case (see tails())
         List<byte[]> keys = new ArrayList<>();
         for (int k = 0; k < 64; k++) {
-            keys.add(("value-" + k).getBytes(StandardCharsets.UTF_8));
+            byte[] key = ("value-" + k).getBytes(StandardCharsets.UTF_8);
+            keys.add(Arrays.copyOf(key, key.length + 8));
         }
         ValueCountTable table = new ValueCountTable(64, 1 << 10, 1 << 16);
         long events = 0;
@@ -68,7 +71,7 @@ final class ParserPriming {
                 }
             }
             for (byte[] key : keys) {
-                table.add(key, 0, key.length, 1);
+                table.add(key, 0, key.length - 8, 1);
             }
         }
         // The reader cuts every chunk after its last newline: called once a chunk, it would otherwise run its
@@ -90,10 +93,13 @@ final class ParserPriming {
     /**
      * Lines that end a chunk with a number or a string in its last eight bytes, each its own range: there the
      * word loops stop and the byte loops finish (a trap at the first chunk that ended so recompiled the
-     * validator: -Xlog:deoptimization, unstable_if in skipDigits).
+     * validator: -Xlog:deoptimization, unstable_if in skipDigits). The last two put a counted value and a
+     * name looked up on a requested path there, where fewer than eight bytes of the array are left to read
+     * their head word ({@link ByteWords#headWord}).
      */
     static List<byte[]> tails() {
-        return List.of("{\"s\":\"x\",\"n\":12}", "{\"n\":1,\"s\":\"ab\"}", "{\"n\":123456789012}").stream()
+        return List.of("{\"s\":\"x\",\"n\":12}", "{\"n\":1,\"s\":\"ab\"}", "{\"n\":123456789012}",
+                        "{\"n\":1,\"level\":\"I\"}", "{\"n\":1,\"ab\":2}").stream()
                 .map(line -> line.getBytes(StandardCharsets.UTF_8)).toList();
     }
 

@@ -43,6 +43,6 @@ class ParserPrimingTest {
 
     @Test
     void prime_runsBothParsersOverTheChunkEveryRound() {
-        assertThat(ParserPriming.prime()).as("6 events in the chunk and 3 tails, for each of 2 parsers").isEqualTo(18L * ParserPriming.ROUNDS);
+        assertThat(ParserPriming.prime()).as("6 events in the chunk and 5 tails, for each of 2 parsers").isEqualTo(22L * ParserPriming.ROUNDS);
     }
 }
