@@ -168,9 +168,10 @@ final class ValueCountTable {
     }
 
     /**
-     * A word at a time: FNV-1a took a multiply per byte, a chain that was a fifth of counting a short value
-     * (async-profiler, issue 19's seventh pass). The length and each word go through a multiply; the high
-     * half of the last product, which every bit of the key reaches, picks the slot.
+     * A word at a time: FNV-1a took a dependent multiply per byte (ValueCountTable.hash was 4-5% of a narrow
+     * log's parse samples, async-profiler, issue 19's seventh pass). The length and each word go through a
+     * multiply, and a final mix brings every bit of the key down to the low bits that pick a slot: a single
+     * multiply would leave keys that differ only in their eighth byte (ids, "value-10" to "value-19") on one slot.
      */
     static int hash(byte[] key, int off, int len) {
         return hash(ByteWords.headWord(key, off, len), key, off, len);
@@ -182,6 +183,8 @@ final class ValueCountTable {
         for (int i = off + 8, end = off + len; i < end; i += 8) {
             h = (h ^ h >>> 32) * 0xBF58476D1CE4E5B9L ^ ByteWords.headWord(key, i, Math.min(8, end - i));
         }
-        return (int) (h * 0x94D049BB133111EBL >>> 32);
+        h = (h ^ h >>> 31) * 0x94D049BB133111EBL;
+        h ^= h >>> 29;
+        return (int) (h ^ h >>> 32);
     }
 }

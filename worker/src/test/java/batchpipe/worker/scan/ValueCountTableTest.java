@@ -3,9 +3,12 @@ package batchpipe.worker.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The table hashes and compares keys eight bytes at a time: it must still count like a HashMap. */
@@ -43,5 +46,24 @@ class ValueCountTableTest {
         }
         assertThat(counted).isEqualTo(truth);
         assertThat(table.total()).isEqualTo(200_000);
+    }
+
+    @Test
+    void keysThatDifferInOneByteWhereverItIs_spreadOverTheLowBitsThatPickASlot() {
+        // the table and the sketch take a slot from the hash's low bits; a hash whose low bits miss some byte of
+        // the key (the eighth, say, which a single multiply only carries upwards) would put ids on one slot
+        for (int length = 1; length <= 24; length++) {
+            for (int at = 0; at < length; at++) {
+                Set<Integer> slots = new HashSet<>();
+                byte[] key = new byte[length + 8];
+                Arrays.fill(key, (byte) 'k');
+                for (int value = 0; value < 256; value++) {
+                    key[at] = (byte) value;
+                    slots.add(ValueCountTable.hash(key, 0, length) & 255);
+                }
+                // 256 random keys in 256 slots fill ~162 of them; one fixed byte position can only lower that
+                assertThat(slots).as("key of %d bytes varying at byte %d", length, at).hasSizeGreaterThan(128);
+            }
+        }
     }
 }
