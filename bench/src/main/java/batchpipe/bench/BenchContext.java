@@ -30,6 +30,25 @@ record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers
     /** What ./batchpipe adds for {@code scan} alone (its scan_opts). */
     static final List<String> SCAN_FLAGS = List.of("-XX:-UseOnStackReplacement");
 
+    /** What ./batchpipe also adds for {@code scan} where the kernel offers transparent huge pages. */
+    static final String HUGE_PAGES_FLAG = "-XX:+UseTransparentHugePages";
+
+    /** The file ./batchpipe reads to tell whether the kernel offers transparent huge pages. */
+    static final Path HUGE_PAGES_SETTING = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+
+    /**
+     * Whether {@code setting} (the kernel's {@code enabled} file, e.g. {@code always [madvise] never}) has
+     * {@code always} or {@code madvise} selected, as ./batchpipe tests it; false when it cannot be read.
+     */
+    static boolean hugePagesOffered(Path setting) {
+        try {
+            String selected = java.nio.file.Files.readString(setting);
+            return selected.contains("[always]") || selected.contains("[madvise]");
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /**
      * {@link #javaCommand()} for a JVM that scans as {@code ./batchpipe scan} does: with the script's scan
      * flags and zstd-jni's library unpacked by the build, so a first pass pays what a user's scan pays.
@@ -37,6 +56,7 @@ record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers
     List<String> scanJavaCommand() {
         List<String> cmd = javaCommand();
         cmd.addAll(1, SCAN_FLAGS);
+        if (hugePagesOffered(HUGE_PAGES_SETTING)) cmd.add(1, HUGE_PAGES_FLAG);
         Path natives = nativeLibraries();
         if (natives != null) cmd.add(1, "-Djava.library.path=" + natives);
         return cmd;

@@ -49,4 +49,27 @@ class BenchContextTest {
         List<String> command = new BenchContext(null, null, null, null, System.out).scanJavaCommand();
         assertThat(command).containsAll(scanFlags).containsAll(new BenchContext(null, null, null, null, System.out).javaCommand().subList(1, 3));
     }
+
+    @Test
+    void scanningChildrenUseHugePagesExactlyWhereTheScriptDoes(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        String script = Files.readString(Path.of(System.getProperty("user.dir")).getParent().resolve("batchpipe"));
+        assertThat(script).contains("scan_opts+=(" + BenchContext.HUGE_PAGES_FLAG + ")")
+                .contains(BenchContext.HUGE_PAGES_SETTING.toString());
+
+        Path setting = dir.resolve("enabled");
+        Files.writeString(setting, "always [madvise] never\n");
+        assertThat(BenchContext.hugePagesOffered(setting)).isTrue();
+        Files.writeString(setting, "[always] madvise never\n");
+        assertThat(BenchContext.hugePagesOffered(setting)).isTrue();
+        Files.writeString(setting, "always madvise [never]\n");
+        assertThat(BenchContext.hugePagesOffered(setting)).isFalse();
+        assertThat(BenchContext.hugePagesOffered(dir.resolve("absent"))).isFalse();
+
+        List<String> command = new BenchContext(null, null, null, null, System.out).scanJavaCommand();
+        if (BenchContext.hugePagesOffered(BenchContext.HUGE_PAGES_SETTING)) {
+            assertThat(command).contains(BenchContext.HUGE_PAGES_FLAG);
+        } else {
+            assertThat(command).doesNotContain(BenchContext.HUGE_PAGES_FLAG);
+        }
+    }
 }
