@@ -28,7 +28,7 @@ record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers
     }
 
     /** What ./batchpipe adds for {@code scan} alone (its scan_opts). */
-    static final List<String> SCAN_FLAGS = List.of("-XX:-UseOnStackReplacement");
+    static final List<String> SCAN_FLAGS = List.of("-XX:-UseOnStackReplacement", "-XX:ThreadPriorityPolicy=1", "-XX:-PrintWarnings");
 
     /** What ./batchpipe also adds for {@code scan} where the kernel offers transparent huge pages. */
     static final String HUGE_PAGES_FLAG = "-XX:+UseTransparentHugePages";

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
  * What {@code scan} was asked to do, however its arguments were read ({@link ScanCommand} through picocli,
@@ -83,7 +84,7 @@ final class ScanArguments {
 
     /** Scans every input of a checked plan and prints the stats JSON; returns the exit code. */
     static int execute(Plan plan) throws Exception {
-        ForkJoinPool pool = new ForkJoinPool(plan.threads());
+        ForkJoinPool pool = parsingPool(plan.threads());
         S3Client s3 = null;
         try {
             LogScanner scanner = new LogScanner(pool, LogScanner.CLI_CHUNKS_PER_TASK);
@@ -105,6 +106,27 @@ final class ScanArguments {
             pool.shutdownNow();
             if (s3 != null) s3.close();
         }
+    }
+
+    /** The pool that parses a scan's chunks: {@code threads} threads, each {@link #parsingThread}. */
+    static ForkJoinPool parsingPool(int threads) {
+        return new ForkJoinPool(threads, ScanArguments::parsingThread, null, false);
+    }
+
+    /**
+     * A pool thread at the lowest priority, so that the reading thread keeps its core. The reader
+     * decompresses, and nothing is parsed before it is decompressed: it is the scan's critical path. With
+     * the pool's threads at its priority, three runnable threads shared two cores and the reader had two
+     * thirds of one. The priority takes effect only under {@code -XX:ThreadPriorityPolicy=1}, which
+     * ./batchpipe passes for {@code scan} (then nice 4 on Linux, which any user may set; elsewhere the JVM
+     * ignores Java priorities). Whole scans side by side, 12 rounds as a non-root user: long values 0.865
+     * against 0.890 s, short lines 1.320 against 1.365 s (docs/BENCHMARKS.md). Nice 4 rather than lower
+     * still (nice 10 gained a little more): on a machine busy with other work the pool must not starve.
+     */
+    private static ForkJoinWorkerThread parsingThread(ForkJoinPool pool) {
+        ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+        thread.setPriority(Thread.MIN_PRIORITY);
+        return thread;
     }
 
     private record S3Location(String bucket, String key) {

@@ -87,6 +87,14 @@ class ScanScriptIT {
         assertThat(failed.exit()).isEqualTo(1);
         assertThat(failed.stderr()).contains("zstd data is corrupt or truncated");
 
+        // the pool's low priority takes effect only under ThreadPriorityPolicy=1, and the warning the JVM
+        // prints with it for anyone but root (about its own threads) stays off the scan's stderr
+        Result flags = script("-XX:+PrintFlagsFinal", "scan", log.toString());
+        assertThat(flags.exit()).as(flags.stderr()).isZero();
+        assertThat(flags.stdout()).containsPattern("ThreadPriorityPolicy += 1 .*\\{command line\\}")
+                .containsPattern("PrintWarnings += false .*\\{command line\\}");
+        assertThat(flags.stderr()).doesNotContain("warning");
+
         Result usage = script("", "scan", log.toString(), "--workers", "0");
         assertThat(usage.exit()).isEqualTo(2);
         assertThat(usage.stderr()).contains("--workers must be between 1 and 256, got 0 (see: batchpipe scan --help)");
