@@ -73,6 +73,16 @@ public final class ReportService {
     }
 
     private RunReport write(String runId, RunReport built, boolean announce) {
+        try {
+            return stored(runId, built, announce);
+        } catch (RuntimeException | Error e) {
+            // the caller never gets the report to close: its tasks.csv spill goes now, not when a warm instance's /tmp fills
+            built.close();
+            throw e;
+        }
+    }
+
+    private RunReport stored(String runId, RunReport built, boolean announce) {
         Report summary = built.summary();
         String status = summary.figures().status();
         String label = summary.figures().label();

@@ -9,6 +9,7 @@ import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.aggregator.delivery.ReportStore;
 import batchpipe.aggregator.delivery.RunCompleted;
 import batchpipe.aggregator.delivery.RunEvents;
+import batchpipe.aggregator.report.SpillFiles;
 import batchpipe.common.json.Json;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,20 +24,24 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.CALLS_REAL_METHODS;
 import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
@@ -174,6 +179,30 @@ class ReportServiceTest {
         assertThat(announced).isEmpty();
         verify(dynamoDb).putItem(any(PutItemRequest.class));
         verify(s3, times(5)).putObject(any(PutObjectRequest.class), any(RequestBody.class));
+    }
+
+    @Test
+    void report_whoseFilesCannotBeStoredDeletesItsSpilledRowsBeforeFailing() {
+        stored("r1", run(1), List.of(TASK));
+        doThrow(S3Exception.builder().message("slow down").statusCode(503).build())
+                .when(s3).putObject(any(PutObjectRequest.class), any(RequestBody.class));
+        Set<Path> before = SpillFiles.present();
+
+        // the aggregator retries the message; each failed attempt must not leave its rows in the warm instance's /tmp
+        assertThatThrownBy(() -> service.report("r1", DEADLINE)).isInstanceOf(S3Exception.class);
+
+        assertThat(SpillFiles.addedSince(before)).isEmpty();
+        verify(dynamoDb, never()).putItem(any(PutItemRequest.class));
+    }
+
+    @Test
+    void report_closedByItsCallerLeavesNoSpilledRows() {
+        stored("r1", run(1), List.of(TASK));
+        Set<Path> before = SpillFiles.present();
+
+        service.report("r1", DEADLINE).close();
+
+        assertThat(SpillFiles.addedSince(before)).isEmpty();
     }
 
     @Test

@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * tasks.csv of a run too large to hold: each task record's cells are rendered as the record is folded
@@ -29,10 +31,19 @@ import java.util.Map;
  * tagged by attribute, so it is about the size of tasks.csv itself (on Lambda, /tmp: 512 MB unless the
  * function's EphemeralStorage says more). countby.csv, whose heading is fixed, is spilled to a second file
  * as its finished rows ({@link TasksCsv#appendCountByRows}). The files are deleted by {@link #close()}, or
- * once these rows are no longer reachable.
+ * once these rows are no longer reachable, or when the JVM exits normally, whichever comes first: a report
+ * a caller never closed (a failed write, a CLI that exits) must not leave its rows in /tmp, where a warm
+ * Lambda instance's 512 MB are shared by every later invocation.
  */
 public final class TaskRows implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
+    /** The spill files not yet deleted, for the exit hook: only live rows, so it stays as small as the reports open at once. */
+    private static final Set<Path> UNDELETED = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> UNDELETED.forEach(TaskRows::deleteQuietly), "batchpipe-spill-deletion"));
+    }
+
     private static final int END_OF_ROW = -1;
 
     private final Path file;
@@ -49,7 +60,9 @@ public final class TaskRows implements AutoCloseable {
         Path tasks = null, countBy = null;
         try {
             tasks = Files.createTempFile("batchpipe-tasks-", ".spill");
+            UNDELETED.add(tasks);
             countBy = Files.createTempFile("batchpipe-countby-", ".spill");
+            UNDELETED.add(countBy);
         } catch (IOException e) {
             if (tasks != null) deleteQuietly(tasks);
             throw new UncheckedIOException("cannot create the spill files of tasks.csv and countby.csv under "
@@ -106,6 +119,11 @@ public final class TaskRows implements AutoCloseable {
         spill.writeInt(id);
         spill.writeInt(bytes.length);
         spill.write(bytes);
+    }
+
+    /** The two spill files (tasks, then countby), for tests. */
+    List<Path> spillFiles() {
+        return List.of(file, countByFile);
     }
 
     public long rows() {
@@ -212,5 +230,6 @@ public final class TaskRows implements AutoCloseable {
         } catch (IOException ignored) {
             // a temporary file left behind; the next cold start's /tmp is new
         }
+        UNDELETED.remove(file);
     }
 }

@@ -242,9 +242,11 @@ public final class LocalSweep {
                 CostAssumptions.defaults(), metrics -> { }, Clock.systemUTC(), ReportLineSource.NONE,
                 new ReportStore(stack.s3(), aggregator.get("REPORT_BUCKET"), aggregator.get("REPORT_PREFIX")),
                 new JsonLinesRunEvents(stack.runEventsFile(), Clock.systemUTC()));
-        RunReport report = reports.reportAgain(runId, new ReportInputs(lines, source, CostAssumptions.defaults()));
-        ReportFiles.write(outRoot.resolve(runId), report);
-        Report summary = report.summary();
+        Report summary;
+        try (RunReport report = reports.reportAgain(runId, new ReportInputs(lines, source, CostAssumptions.defaults()))) {
+            ReportFiles.write(outRoot.resolve(runId), report); // then its tasks.csv spill is deleted: a sweep writes one per measurement
+            summary = report.summary();
+        }
         SweepReport.CpuEvidence evidence = new SweepReport.CpuEvidence(quota, total.periods(), total.throttledPeriods(),
                 Math.round(total.throttledSeconds() * 1000) / 1000.0, jvmProcessors, summary.figures().overall().workers().threadsSeen());
         err.printf(Locale.ROOT, "batchpipe sweep: %s: run %s %s, %d invocations, %d of %d CFS periods throttled%n", c.key(), runId,
