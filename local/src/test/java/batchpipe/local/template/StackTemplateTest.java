@@ -2,6 +2,7 @@ package batchpipe.local.template;
 
 import batchpipe.local.stack.ProjectHome;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +32,8 @@ class StackTemplateTest {
     }
 
     @Test
-    void load_turnsShortFormTagsIntoLongFormIntrinsics() throws Exception {
-        Path file = Files.createTempFile("template", ".yaml");
+    void load_turnsShortFormTagsIntoLongFormIntrinsics(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("template.yaml");
         Files.writeString(file, """
                 Parameters:
                   Name: {Type: String, Default: jobs}
