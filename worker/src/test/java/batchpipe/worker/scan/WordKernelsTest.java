@@ -103,6 +103,77 @@ class WordKernelsTest {
         }
     }
 
+    /**
+     * What a string body is made of, as JSON text: escapes (among them an escaped quote before {@code #} and an
+     * escaped backslash before {@code ]}, where a word test's borrow out of the byte below marks a plain byte),
+     * characters of two to four bytes, a bare quote that ends the string, and the faults (a control byte, a bad
+     * escape).
+     */
+    private static final String[] STRING_PIECES = {"\\\"", "\\\\", "#", "]", "a", " ", "\\u00e9", "\\n", "\\/",
+            "é", "日", "😀", "\"", "\u0001", "\\x"};
+
+    @Test
+    void skipStringAgreesWithTheReferenceOnEveryPairOfPiecesAtEveryOffsetAndGap() {
+        // two pieces (and what a borrow marks above them) at every place in and across words, then a third
+        // after a gap; the chunk ends right after the string, or eight bytes later
+        JsonLineValidator validator = new JsonLineValidator();
+        ReferenceLineValidator reference = new ReferenceLineValidator();
+        int compared = 0;
+        for (int pad = 0; pad < 16; pad++) {
+            for (String first : STRING_PIECES) {
+                for (String second : STRING_PIECES) {
+                    for (int gap = 0; gap < 10; gap++) {
+                        for (String third : new String[] {"#", "]", "\\\"", "é"}) {
+                            String body = "p".repeat(pad) + first + "q".repeat(gap) + second + third + "tail end of it\"";
+                            byte[] b = (body + "        ").getBytes(StandardCharsets.UTF_8);
+                            int end = body.getBytes(StandardCharsets.UTF_8).length;
+                            for (int limit : new int[] {end, b.length}) {
+                                validator.sawEscape = false;
+                                reference.sawEscape = false;
+                                int expected = reference.skipString(b, 0, limit);
+                                int actual = validator.skipString(b, 0, limit);
+                                // whether an escape was seen matters only for a string that is accepted
+                                if (actual != expected || (expected >= 0 && validator.sawEscape != reference.sawEscape)) {
+                                    assertThat(actual + " " + validator.sawEscape).as("%s, chunk end %d", body, limit)
+                                            .isEqualTo(expected + " " + reference.sawEscape);
+                                }
+                                compared++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(compared).isEqualTo(16 * STRING_PIECES.length * STRING_PIECES.length * 10 * 4 * 2);
+    }
+
+    @Test
+    void skipStringAgreesWithTheReferenceOnRandomRunsOfPieces() {
+        JsonLineValidator validator = new JsonLineValidator();
+        ReferenceLineValidator reference = new ReferenceLineValidator();
+        Random random = new Random(23);
+        for (int round = 0; round < 200_000; round++) {
+            StringBuilder body = new StringBuilder();
+            int pieces = random.nextInt(12);
+            for (int i = 0; i < pieces; i++) {
+                // mostly pieces that keep the string going, so most strings reach their closing quote
+                String piece = STRING_PIECES[random.nextInt(random.nextInt(8) == 0 ? STRING_PIECES.length : 12)];
+                body.append(piece).append("w".repeat(random.nextInt(4)));
+            }
+            body.append('"');
+            byte[] b = body.toString().getBytes(StandardCharsets.UTF_8);
+            int limit = random.nextInt(4) == 0 ? random.nextInt(b.length + 1) : b.length; // cut by the chunk's end
+            validator.sawEscape = false;
+            reference.sawEscape = false;
+            int expected = reference.skipString(b, 0, limit);
+            int actual = validator.skipString(b, 0, limit);
+            if (actual != expected || (expected >= 0 && validator.sawEscape != reference.sawEscape)) {
+                assertThat(actual + " " + validator.sawEscape).as("%s, chunk end %d", body, limit)
+                        .isEqualTo(expected + " " + reference.sawEscape);
+            }
+        }
+    }
+
     /** The bytes that decide a sequence's fate after its first two: ends of the continuation range, and stops. */
     private static final int[] TAIL_BYTES = {0x00, '"', '\\', 'A', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xE0, 0xF0, 0xFF};
 
