@@ -17,7 +17,6 @@ import batchpipe.producer.spec.RunSpec;
 import batchpipe.producer.spec.RunSpecParser;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
@@ -31,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.LongSummaryStatistics;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
@@ -80,25 +80,12 @@ public final class AwsSweep {
      * their sizes summed.
      */
     public SweepEstimate.Workload workload(RunSpec spec) {
-        long scanTasks = 0, scanBytes = 0;
+        LongSummaryStatistics objectSizes = new LongSummaryStatistics();
         ObjectLister lister = new ObjectLister(s3);
         for (RunSpec.ScanSource source : spec.scan()) {
-            long cap = source.maxObjects() == null ? Long.MAX_VALUE : source.maxObjects();
-            long listed = 0;
-            String after = null;
-            while (listed < cap) {
-                ObjectLister.ListedPage page = lister.page(source, after);
-                for (S3Object object : page.objects()) {
-                    if (listed >= cap) break;
-                    if (!ObjectLister.scannable(source, object)) continue;
-                    listed++;
-                    scanBytes += object.size();
-                }
-                if (!page.truncated() || page.objects().isEmpty()) break;
-                after = page.objects().get(page.objects().size() - 1).key();
-            }
-            scanTasks += listed;
+            lister.forEachScannable(source, object -> objectSizes.accept(object.size()));
         }
+        long scanTasks = objectSizes.getCount(), scanBytes = objectSizes.getSum();
         RunSpec.HashSpec hash = spec.hash();
         return hash == null ? new SweepEstimate.Workload(0, 0, 0, scanTasks, scanBytes)
                 : new SweepEstimate.Workload(hash.batches(), hash.batchSize(), hash.cost(), scanTasks, scanBytes);

@@ -2,6 +2,13 @@ package batchpipe.local.sweep;
 
 import batchpipe.common.json.Json;
 import batchpipe.common.table.RunProgress;
+import batchpipe.common.task.TaskLimits;
+import batchpipe.producer.spec.RunSpec;
+import batchpipe.producer.spec.RunSpecParser;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
 import batchpipe.local.run.RunWatcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -226,5 +233,32 @@ class AwsSweepTest {
         assertThat(results.get(0).incomplete().reason()).startsWith("delivering its 3 tasks failed: invoking " + WORKER + ":").contains("Rate exceeded");
         assertThat(results.get(1).incomplete()).isNull();
         assertThat(aliases.outstanding()).isEmpty();
+    }
+
+    @Test
+    void workload_countsTheObjectsAndBytesThePlannerWouldScanAcrossPagesAndTheHashBatches() {
+        S3Client s3 = Mockito.mock(S3Client.class);
+        Mockito.when(s3.listObjectsV2(Mockito.any(ListObjectsV2Request.class))).thenReturn(
+                ListObjectsV2Response.builder().isTruncated(true).contents(S3Object.builder().key("app/").size(0L).build(),
+                        S3Object.builder().key("app/a.zst").size(100L).build(), S3Object.builder().key("app/b.txt").size(7L).build(),
+                        S3Object.builder().key("app/empty.zst").size(0L).build()).build(),
+                ListObjectsV2Response.builder().isTruncated(false).contents(S3Object.builder().key("app/c.zst").size(20L).build(),
+                        S3Object.builder().key("app/d.zst").size(3L).build(), S3Object.builder().key("app/e.zst").size(1_000L).build()).build());
+        AwsSweep aws = new AwsSweep(s3, null, "table", TaskLimits.defaults(), new PrintStream(log, true, StandardCharsets.UTF_8));
+        RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse(Map.of(
+                "scan", List.of(Map.of("bucket", "logs", "prefix", "app/", "suffix", ".zst", "maxObjects", 3L)),
+                "hash", Map.of("batches", 5L, "batchSize", 2L, "cost", 4L))); // whole numbers as the JSON reader gives them
+
+        SweepEstimate.Workload work = aws.workload(spec);
+
+        // a.zst, c.zst and d.zst: no folder marker, no empty object, no other suffix, and the cap of three
+        assertThat(work.scanTasks()).isEqualTo(3);
+        assertThat(work.scanBytes()).isEqualTo(123);
+        assertThat(work.hashTasks()).isEqualTo(5);
+        assertThat(work.hashesPerTask()).isEqualTo(2);
+        assertThat(work.hashCost()).isEqualTo(4);
+        ArgumentCaptor<ListObjectsV2Request> listed = ArgumentCaptor.forClass(ListObjectsV2Request.class);
+        Mockito.verify(s3, Mockito.times(2)).listObjectsV2(listed.capture());
+        assertThat(listed.getAllValues().get(1).startAfter()).isEqualTo("app/empty.zst");
     }
 }

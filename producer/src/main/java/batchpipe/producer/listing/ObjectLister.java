@@ -8,8 +8,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Lists the objects a scan source names: ListObjectsV2 page by page (1,000 keys a page), skipping folder
@@ -74,35 +74,25 @@ public final class ObjectLister {
         return e;
     }
 
-    public List<String> list(RunSpec.ScanSource source) {
-        List<String> keys = new ArrayList<>();
+    /**
+     * Every object a run of the source scans, in S3's order, as the planner pages through them: {@link #page}
+     * by page from the start, the {@link #scannable} ones, at most maxObjects. A source's objects only: where
+     * sources of one spec overlap, the planner scans a key once, and this visits it for each.
+     */
+    public void forEachScannable(RunSpec.ScanSource source, Consumer<S3Object> visit) {
         long cap = source.maxObjects() == null ? Long.MAX_VALUE : source.maxObjects();
-        String token = null;
-        try {
-            do {
-                ListObjectsV2Response page = s3.listObjectsV2(ListObjectsV2Request.builder()
-                        .bucket(source.bucket())
-                        .prefix(source.prefix())
-                        .continuationToken(token)
-                        .build());
-                for (S3Object object : page.contents()) {
-                    if (keys.size() >= cap) return keys;
-                    if (object.key().endsWith("/") || object.size() == null || object.size() == 0) continue;
-                    if (source.suffix() != null && !object.key().endsWith(source.suffix())) continue;
-                    keys.add(object.key());
-                }
-                token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-            } while (token != null && keys.size() < cap);
-        } catch (NoSuchBucketException e) {
-            throw new IllegalArgumentException("bucket '" + source.bucket() + "' does not exist; nothing was written or sent", e);
-        } catch (S3Exception e) {
-            if (e.statusCode() == 403) {
-                throw new IllegalArgumentException("access denied listing bucket '" + source.bucket()
-                        + "' (the producer's role may not read it; deploy with ScanBucket=" + source.bucket()
-                        + "); nothing was written or sent", e);
+        long visited = 0;
+        String after = null;
+        while (visited < cap) {
+            ListedPage listed = page(source, after);
+            for (S3Object object : listed.objects()) {
+                if (visited >= cap) return;
+                if (!scannable(source, object)) continue;
+                visited++;
+                visit.accept(object);
             }
-            throw e;
+            if (!listed.truncated() || listed.objects().isEmpty()) return;
+            after = listed.objects().get(listed.objects().size() - 1).key();
         }
-        return keys;
     }
 }

@@ -10,6 +10,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,6 +46,13 @@ class ObjectListerTest {
                         .isTruncated(false).build());
     }
 
+    /** The keys {@link ObjectLister#forEachScannable} visits, in order. */
+    private List<String> scannableKeys(RunSpec.ScanSource source) {
+        List<String> keys = new ArrayList<>();
+        lister.forEachScannable(source, object -> keys.add(object.key()));
+        return keys;
+    }
+
     private List<ListObjectsV2Request> requests(int calls) {
         ArgumentCaptor<ListObjectsV2Request> captor = ArgumentCaptor.forClass(ListObjectsV2Request.class);
         verify(s3, times(calls)).listObjectsV2(captor.capture());
@@ -52,95 +60,96 @@ class ObjectListerTest {
     }
 
     @Test
-    void list_followsContinuationTokensAcrossPages() {
+    void forEachScannable_pagesOnAfterTheLastKeyListedAsThePlannerDoes() {
         twoPages();
 
-        List<String> keys = lister.list(source(null, null));
+        List<String> keys = scannableKeys(source(null, null));
 
         assertThat(keys).containsExactly("app/a.json", "app/b.log", "app/c.json", "app/d.json", "app/e.txt");
         List<ListObjectsV2Request> requests = requests(2);
         assertThat(requests.get(0).bucket()).isEqualTo("log-archive");
         assertThat(requests.get(0).prefix()).isEqualTo("app/");
-        assertThat(requests.get(0).continuationToken()).isNull();
+        assertThat(requests.get(0).startAfter()).isNull();
         assertThat(requests.get(1).bucket()).isEqualTo("log-archive");
         assertThat(requests.get(1).prefix()).isEqualTo("app/");
-        assertThat(requests.get(1).continuationToken()).isEqualTo("token-1");
+        // after the last key of page one (a scannable one or not), as PlanPager resumes planning
+        assertThat(requests.get(1).startAfter()).isEqualTo("app/b.log");
     }
 
     @Test
-    void list_skipsFolderMarkersAndEmptyObjectsEvenWithASize() {
+    void forEachScannable_skipsFolderMarkersAndEmptyObjectsEvenWithASize() {
         when(s3.listObjectsV2(any(ListObjectsV2Request.class))).thenReturn(ListObjectsV2Response.builder()
                 .contents(object("app/dir/", 12L), object("app/zero.json", 0L), object("app/nosize.json", null),
                         object("app/ok.json", 1L))
                 .isTruncated(false).build());
 
-        assertThat(lister.list(source(null, null))).containsExactly("app/ok.json");
+        assertThat(scannableKeys(source(null, null))).containsExactly("app/ok.json");
     }
 
     @Test
-    void list_keepsOnlyKeysWithTheSuffix() {
+    void forEachScannable_keepsOnlyKeysWithTheSuffix() {
         twoPages();
 
-        assertThat(lister.list(source(".json", null))).containsExactly("app/a.json", "app/c.json", "app/d.json");
+        assertThat(scannableKeys(source(".json", null))).containsExactly("app/a.json", "app/c.json", "app/d.json");
     }
 
     @Test
-    void list_capsAtMaxObjectsAcrossPages() {
+    void forEachScannable_capsAtMaxObjectsAcrossPages() {
         twoPages();
 
-        assertThat(lister.list(source(null, 3L))).containsExactly("app/a.json", "app/b.log", "app/c.json");
+        assertThat(scannableKeys(source(null, 3L))).containsExactly("app/a.json", "app/b.log", "app/c.json");
         requests(2);
     }
 
     @Test
-    void list_stopsListingOnceTheCapIsReached() {
+    void forEachScannable_stopsListingOnceTheCapIsReached() {
         twoPages();
 
-        assertThat(lister.list(source(null, 2L))).containsExactly("app/a.json", "app/b.log");
+        assertThat(scannableKeys(source(null, 2L))).containsExactly("app/a.json", "app/b.log");
         requests(1);
     }
 
     @Test
-    void list_appliesTheCapAfterTheSuffixFilter() {
+    void forEachScannable_appliesTheCapAfterTheSuffixFilter() {
         twoPages();
 
-        assertThat(lister.list(source(".json", 2L))).containsExactly("app/a.json", "app/c.json");
+        assertThat(scannableKeys(source(".json", 2L))).containsExactly("app/a.json", "app/c.json");
     }
 
     @Test
-    void list_ofAnEmptyPrefixIsEmpty() {
+    void forEachScannable_ofAnEmptyPrefixIsEmpty() {
         when(s3.listObjectsV2(any(ListObjectsV2Request.class))).thenReturn(ListObjectsV2Response.builder().isTruncated(false).build());
 
-        assertThat(lister.list(source(null, null))).isEmpty();
+        assertThat(scannableKeys(source(null, null))).isEmpty();
     }
 
     @Test
-    void list_turnsNoSuchBucketIntoAnErrorNamingTheBucket() {
+    void forEachScannable_turnsNoSuchBucketIntoAnErrorNamingTheBucket() {
         when(s3.listObjectsV2(any(ListObjectsV2Request.class)))
                 .thenThrow(NoSuchBucketException.builder().statusCode(404).message("The specified bucket does not exist").build());
 
-        assertThatThrownBy(() -> lister.list(source(null, null)))
+        assertThatThrownBy(() -> scannableKeys(source(null, null)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("bucket 'log-archive' does not exist; nothing was written or sent")
                 .hasCauseInstanceOf(NoSuchBucketException.class);
     }
 
     @Test
-    void list_turnsAccessDeniedIntoAnErrorSayingWhatToChange() {
+    void forEachScannable_turnsAccessDeniedIntoAnErrorSayingWhatToChange() {
         when(s3.listObjectsV2(any(ListObjectsV2Request.class)))
                 .thenThrow(S3Exception.builder().statusCode(403).message("Access Denied").build());
 
-        assertThatThrownBy(() -> lister.list(source(null, null)))
+        assertThatThrownBy(() -> scannableKeys(source(null, null)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("access denied listing bucket 'log-archive' (the producer's role may not read it; "
                         + "deploy with ScanBucket=log-archive); nothing was written or sent");
     }
 
     @Test
-    void list_rethrowsOtherS3Errors() {
+    void forEachScannable_rethrowsOtherS3Errors() {
         S3Exception serverError = (S3Exception) S3Exception.builder().statusCode(500).message("InternalError").build();
         when(s3.listObjectsV2(any(ListObjectsV2Request.class))).thenThrow(serverError);
 
-        assertThatThrownBy(() -> lister.list(source(null, null))).isSameAs(serverError);
+        assertThatThrownBy(() -> scannableKeys(source(null, null))).isSameAs(serverError);
     }
 }
