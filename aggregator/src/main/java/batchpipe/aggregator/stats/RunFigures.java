@@ -132,8 +132,10 @@ public record RunFigures(String runId, String label, PlannedTasks planned, Strin
         }
     }
 
-    /** The run window: from the run's creation (or the first start) to the last finish. */
     /**
+     * The run window: from the run's creation (or the first start) to the last finish. The same four fields
+     * as a {@link Phase}, and report.json's shape for both, plus the planning phase inside it.
+     *
      * @param planning the run's planning phase inside the window (run created to last task sent), when the run
      *                 record says when sending finished; null on runs recorded before that was kept
      */
