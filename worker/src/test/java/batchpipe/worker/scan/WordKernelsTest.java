@@ -128,15 +128,7 @@ class WordKernelsTest {
                             byte[] b = (body + "        ").getBytes(StandardCharsets.UTF_8);
                             int end = body.getBytes(StandardCharsets.UTF_8).length;
                             for (int limit : new int[] {end, b.length}) {
-                                validator.sawEscape = false;
-                                reference.sawEscape = false;
-                                int expected = reference.skipString(b, 0, limit);
-                                int actual = validator.skipString(b, 0, limit);
-                                // whether an escape was seen matters only for a string that is accepted
-                                if (actual != expected || (expected >= 0 && validator.sawEscape != reference.sawEscape)) {
-                                    assertThat(actual + " " + validator.sawEscape).as("%s, chunk end %d", body, limit)
-                                            .isEqualTo(expected + " " + reference.sawEscape);
-                                }
+                                assertSkipsAsTheReference(validator, reference, b, limit, body);
                                 compared++;
                             }
                         }
@@ -163,14 +155,21 @@ class WordKernelsTest {
             body.append('"');
             byte[] b = body.toString().getBytes(StandardCharsets.UTF_8);
             int limit = random.nextInt(4) == 0 ? random.nextInt(b.length + 1) : b.length; // cut by the chunk's end
-            validator.sawEscape = false;
-            reference.sawEscape = false;
-            int expected = reference.skipString(b, 0, limit);
-            int actual = validator.skipString(b, 0, limit);
-            if (actual != expected || (expected >= 0 && validator.sawEscape != reference.sawEscape)) {
-                assertThat(actual + " " + validator.sawEscape).as("%s, chunk end %d", body, limit)
-                        .isEqualTo(expected + " " + reference.sawEscape);
-            }
+            assertSkipsAsTheReference(validator, reference, b, limit, body);
+        }
+    }
+
+    /** Both read the string body {@code b[0, limit)} to the same end, and saw an escape alike when they accept it. */
+    private static void assertSkipsAsTheReference(JsonLineValidator validator, ReferenceLineValidator reference, byte[] b, int limit,
+                                                  CharSequence body) {
+        validator.sawEscape = false;
+        reference.sawEscape = false;
+        int expected = reference.skipString(b, 0, limit);
+        int actual = validator.skipString(b, 0, limit);
+        // whether an escape was seen matters only for a string that is accepted
+        if (actual != expected || (expected >= 0 && validator.sawEscape != reference.sawEscape)) { // AssertJ only for a failure
+            assertThat(actual + " " + validator.sawEscape).as("%s, chunk end %d", body, limit)
+                    .isEqualTo(expected + " " + reference.sawEscape);
         }
     }
 
