@@ -72,7 +72,10 @@ final class HeadlessChromium {
         command.addAll(action);
         Path out = profile.resolve("stdout.txt");
         Path err = profile.resolve("stderr.txt");
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        // Chromium puts its singleton socket in a folder of TMPDIR that a headless run leaves behind: in the profile, it goes with it
+        builder.environment().put("TMPDIR", profile.toString());
+        Process process = builder.start();
         if (!process.waitFor(90, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new IllegalStateException("Chromium did not finish within 90 s: " + command);
