@@ -44,7 +44,9 @@ if (typeof WebSocket === 'undefined') {
 const profile = mkdtempSync(join(tmpdir(), 'bp-layout-'));
 const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--hide-scrollbars',
-  `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
+  // its singleton-socket folder goes in TMPDIR and outlives a killed browser: in the profile, it is removed with it
+  { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TMPDIR: profile } });
 let stderr = '';
 browser.stderr.on('data', d => { stderr += d; });
 

@@ -8,9 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Renders a page in headless Chromium, as a person's browser would, and returns what it saw: the DOM
@@ -73,16 +75,29 @@ final class HeadlessChromium {
         Path out = profile.resolve("stdout.txt");
         Path err = profile.resolve("stderr.txt");
         ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
-        // Chromium puts its singleton socket in a folder of TMPDIR that a headless run leaves behind: in the profile, it goes with it
-        builder.environment().put("TMPDIR", profile.toString());
-        Process process = builder.start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("Chromium did not finish within 90 s: " + command);
+        // Chromium puts its singleton socket in a folder of TMPDIR, and a headless run leaves it behind: a folder of our
+        // own, deleted after the run. Short, under the system's temporary folder: a socket's path has room for ~107
+        // bytes, and past that Chromium falls back to /tmp itself.
+        Path tmp = Files.createTempDirectory("chromium");
+        builder.environment().put("TMPDIR", tmp.toString());
+        try {
+            Process process = builder.start();
+            if (!process.waitFor(90, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("Chromium did not finish within 90 s: " + command);
+            }
+        } finally {
+            deleteTree(tmp);
         }
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
         List<String> console = stderr.lines().filter(line -> line.contains(":CONSOLE")).toList();
         return new Run(Files.readString(out, StandardCharsets.UTF_8), stderr, console);
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        }
     }
 
     /** Pixels close to {@code rgb} (each channel within 40): how much of a chart colour the screenshot shows. */
