@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** What every part of the bench shares: the settings, the process runner, the peers, the findings so far, the terminal. */
 record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers, Findings findings, PrintStream out) {
@@ -49,8 +50,33 @@ record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers
         }
     }
 
+    /** The malloc settings ./batchpipe exports for {@code scan} (its scan_malloc, in GLIBC_TUNABLES). */
+    static final String SCAN_MALLOC_TUNABLES = "glibc.malloc.arena_max=1:glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864"
+            + ":glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456";
+
     /**
-     * {@link #javaCommand()} for a JVM that scans as {@code ./batchpipe scan} does: with the script's scan
+     * What ./batchpipe adds to a scan's environment, given the one it runs in: the malloc settings, followed
+     * by a GLIBC_TUNABLES of the user's own, which wins where both set one.
+     */
+    static Map<String, String> scanEnvironment(Map<String, String> inherited) {
+        String own = inherited.get("GLIBC_TUNABLES");
+        return Map.of("GLIBC_TUNABLES", own == null || own.isEmpty() ? SCAN_MALLOC_TUNABLES : SCAN_MALLOC_TUNABLES + ":" + own);
+    }
+
+    /** {@link #scanEnvironment(Map)} of this process's environment: for children started with {@link #scanJavaCommand()}. */
+    Map<String, String> scanEnvironment() {
+        return scanEnvironment(System.getenv());
+    }
+
+    /** A command started in {@link #scanEnvironment()}, as a shell would run it: the variables, then the command. */
+    String scanCommandLine(List<String> command) {
+        StringBuilder line = new StringBuilder();
+        scanEnvironment().forEach((name, value) -> line.append(name).append('=').append(value).append(' '));
+        return line.append(String.join(" ", command)).toString();
+    }
+
+    /**
+     * {@link #javaCommand()} for a JVM that scans as {@code ./batchpipe scan} does (in {@link #scanEnvironment()}): with the script's scan
      * flags and zstd-jni's library unpacked by the build, so a first pass pays what a user's scan pays.
      */
     List<String> scanJavaCommand() {

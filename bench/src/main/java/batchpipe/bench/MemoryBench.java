@@ -25,17 +25,17 @@ final class MemoryBench {
         cmd.addAll(context.scanJavaCommand());
         cmd.add(1 + (time ? 2 : 0), "-Xmx128m");
         cmd.addAll(List.of("-jar", context.cliJar().toString(), "scan", corpus.file().toString(), "--workers", "2", "--count-by", "level,status"));
-        context.findings().command(String.join(" ", cmd));
+        context.findings().command(context.scanCommandLine(cmd));
         context.out().print("bench: scan with -Xmx128m ... ");
         ProcessRunner.Run run;
         long peakKb;
         if (time) {
-            run = context.processes().run(cmd);
+            run = context.processes().run(cmd, null, context.scanEnvironment());
             Matcher m = MAX_RSS.matcher(run.stderr());
             peakKb = m.find() ? Long.parseLong(m.group(1)) : -1;
         } else {
             long[] peak = {0};
-            run = context.processes().run(cmd, pid -> peak[0] = Math.max(peak[0], highWaterMarkKb(pid)));
+            run = context.processes().run(cmd, pid -> peak[0] = Math.max(peak[0], highWaterMarkKb(pid)), context.scanEnvironment());
             peakKb = peak[0];
         }
         long bytes = corpus.bytes();

@@ -54,8 +54,13 @@ final class ProcessRunner {
 
     /** Runs {@code command}, calling {@code poll} with its pid every 20 ms while it lives (null: no polling). */
     Run run(List<String> command, LongConsumer poll) throws IOException, InterruptedException {
+        return run(command, poll, Map.of());
+    }
+
+    /** As {@link #run(List, LongConsumer)}, with {@code environment} added to what this process passes on. */
+    Run run(List<String> command, LongConsumer poll, Map<String, String> environment) throws IOException, InterruptedException {
         primeStartupCache(command);
-        return timed(command, poll, Map.of());
+        return timed(command, poll, environment);
     }
 
     /** Whether any {@code ./batchpipe} subcommand has had its untimed first run. */

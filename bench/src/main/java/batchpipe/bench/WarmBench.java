@@ -16,12 +16,12 @@ final class WarmBench {
     void measure(ScanCorpus corpus) throws Exception {
         List<String> cmd = new ArrayList<>(context.scanJavaCommand());
         cmd.addAll(List.of("-cp", context.benchJar().toString(), WarmPasses.class.getName(), corpus.file().toString(), "3", "2"));
-        context.findings().command(String.join(" ", cmd));
+        context.findings().command(context.scanCommandLine(cmd));
         List<Double> ratios = new ArrayList<>(), first = new ArrayList<>(), warm = new ArrayList<>();
         int runs = context.settings().runs();
         for (int r = 0; r < runs; r++) {
             context.out().printf(Locale.ROOT, "bench: 3 scan passes (%s) in one JVM, run %d/%d ... ", corpus.shape().label, r + 1, runs);
-            List<Double> passes = Stats.numbers(context.processes().run(cmd).orFail("warm passes").stdout());
+            List<Double> passes = Stats.numbers(context.processes().run(cmd, null, context.scanEnvironment()).orFail("warm passes").stdout());
             double best = Stats.min(passes.subList(1, passes.size()));
             first.add(passes.get(0));
             warm.add(best);

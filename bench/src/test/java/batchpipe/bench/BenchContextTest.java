@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -71,5 +72,21 @@ class BenchContextTest {
         } else {
             assertThat(command).doesNotContain(BenchContext.HUGE_PAGES_FLAG);
         }
+    }
+
+    @Test
+    void scanningChildrenGetTheMallocSettingsTheScriptExportsForScanBeforeAUsersOwn() throws IOException {
+        String script = Files.readString(Path.of(System.getProperty("user.dir")).getParent().resolve("batchpipe"));
+        Matcher m = Pattern.compile("(?m)^scan_malloc=\"([^\"]+)\"$").matcher(script);
+        assertThat(m.find()).as("./batchpipe's scan_malloc line").isTrue();
+        assertThat(m.group(1)).isEqualTo(BenchContext.SCAN_MALLOC_TUNABLES);
+        assertThat(script).contains("export GLIBC_TUNABLES=\"$scan_malloc${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}\"");
+
+        assertThat(BenchContext.scanEnvironment(Map.of())).isEqualTo(Map.of("GLIBC_TUNABLES", BenchContext.SCAN_MALLOC_TUNABLES));
+        assertThat(BenchContext.scanEnvironment(Map.of("GLIBC_TUNABLES", "")))
+                .isEqualTo(Map.of("GLIBC_TUNABLES", BenchContext.SCAN_MALLOC_TUNABLES));
+        // glibc takes the last setting of a tunable: the user's, after ours
+        assertThat(BenchContext.scanEnvironment(Map.of("GLIBC_TUNABLES", "glibc.malloc.arena_max=4")))
+                .isEqualTo(Map.of("GLIBC_TUNABLES", BenchContext.SCAN_MALLOC_TUNABLES + ":glibc.malloc.arena_max=4"));
     }
 }

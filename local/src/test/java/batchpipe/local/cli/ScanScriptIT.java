@@ -5,13 +5,20 @@ import com.github.luben.zstd.Zstd;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +35,10 @@ class ScanScriptIT {
     }
 
     private static Result script(String javaOptions, String... args) throws Exception {
+        return script(Map.of(), javaOptions, args);
+    }
+
+    private static Result script(Map<String, String> environment, String javaOptions, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", HOME.resolve("batchpipe").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(HOME.toFile());
@@ -35,6 +46,8 @@ class ScanScriptIT {
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("JDK_JAVA_OPTIONS");
         builder.environment().put("BATCHPIPE_JAVA_OPTS", javaOptions);
+        builder.environment().remove("GLIBC_TUNABLES");
+        builder.environment().putAll(environment);
         Path stderr = Files.createTempFile("scan-script", ".err");
         builder.redirectError(stderr.toFile());
         Process process = builder.start();
@@ -43,6 +56,18 @@ class ScanScriptIT {
         String err = Files.readString(stderr);
         Files.delete(stderr);
         return new Result(process.exitValue(), out, err);
+    }
+
+    /** The environment variables a JVM started with, as its JFR recording kept them. */
+    private static Map<String, String> environmentOf(Path recording) throws Exception {
+        Map<String, String> environment = new HashMap<>();
+        for (RecordedEvent event : RecordingFile.readAllEvents(recording)) {
+            if (event.getEventType().getName().equals("jdk.InitialEnvironmentVariable")) {
+                environment.put(event.getString("key"), event.getString("value"));
+            }
+        }
+        assertThat(environment).as("the recording's environment").isNotEmpty();
+        return environment;
     }
 
     /** The folder, under local/target/native, that the script puts on java.library.path on this platform. */
@@ -79,6 +104,17 @@ class ScanScriptIT {
         Result recorded = script("-XX:StartFlightRecording=filename=" + recording, "scan", log.toString());
         assertThat(recorded.exit()).as(recorded.stderr()).isZero();
         assertThat(recording).as("the recording, dumped by its shutdown hook").isNotEmptyFile();
+
+        // the scan's JVM starts with the script's malloc settings (the recording keeps the environment it
+        // started in), and a user's own GLIBC_TUNABLES comes after them, so that theirs win
+        Matcher malloc = Pattern.compile("(?m)^scan_malloc=\"([^\"]+)\"$").matcher(Files.readString(HOME.resolve("batchpipe")));
+        assertThat(malloc.find()).as("./batchpipe's scan_malloc line").isTrue();
+        assertThat(environmentOf(recording).get("GLIBC_TUNABLES")).isEqualTo(malloc.group(1));
+        Path withOwn = dir.resolve("own-tunables.jfr");
+        Result own = script(Map.of("GLIBC_TUNABLES", "glibc.malloc.arena_max=2"), "-XX:StartFlightRecording=filename=" + withOwn,
+                "scan", log.toString());
+        assertThat(own.exit()).as(own.stderr()).isZero();
+        assertThat(environmentOf(withOwn).get("GLIBC_TUNABLES")).isEqualTo(malloc.group(1) + ":glibc.malloc.arena_max=2");
 
         // a failure found while scanning still reaches stderr, with its exit code
         Path corrupt = dir.resolve("corrupt.jsonl.zst");
