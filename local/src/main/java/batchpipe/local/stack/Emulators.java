@@ -12,14 +12,12 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * The three emulators' lifecycle, and nothing about what lives in them: ElasticMQ (SQS) and S3Proxy (S3)
@@ -182,7 +180,7 @@ final class Emulators implements AutoCloseable {
                 }
                 return emulator;
             } catch (Exception | Error e) {
-                deleteTree(folder);
+                TempFolders.deleteQuietly(folder);
                 throw e;
             }
         }
@@ -196,7 +194,7 @@ final class Emulators implements AutoCloseable {
             try {
                 proxy.stop();
             } finally {
-                deleteTree(folder);
+                TempFolders.deleteQuietly(folder);
             }
         }
     }
@@ -204,15 +202,6 @@ final class Emulators implements AutoCloseable {
     private static void waitForS3Proxy(S3Proxy proxy) throws InterruptedException {
         for (int i = 0; i < 200 && !"STARTED".equals(proxy.getState()); i++) {
             Thread.sleep(10);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) return;
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temp folder left behind is harmless
         }
     }
 }

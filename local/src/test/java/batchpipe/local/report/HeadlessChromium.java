@@ -1,5 +1,7 @@
 package batchpipe.local.report;
 
+import batchpipe.local.stack.TempFolders;
+
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.io.File;
@@ -8,11 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Renders a page in headless Chromium, as a person's browser would, and returns what it saw: the DOM
@@ -87,17 +87,11 @@ final class HeadlessChromium {
                 throw new IllegalStateException("Chromium did not finish within 90 s: " + command);
             }
         } finally {
-            deleteTree(tmp);
+            TempFolders.deleteQuietly(tmp);
         }
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
         List<String> console = stderr.lines().filter(line -> line.contains(":CONSOLE")).toList();
         return new Run(Files.readString(out, StandardCharsets.UTF_8), stderr, console);
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-        }
     }
 
     /** Pixels close to {@code rgb} (each channel within 40): how much of a chart colour the screenshot shows. */
