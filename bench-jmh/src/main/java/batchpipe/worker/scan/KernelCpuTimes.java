@@ -13,8 +13,8 @@ import java.util.concurrent.Callable;
  * wall-clock errors were larger than the differences measured, while a thread's CPU time counts only
  * the time it ran. Prints one line per shape and kernel: best CPU ms per operation and MB/s.
  * {@link StringSkipBenchmark}'s string kernels and {@link DigitRunBenchmark}'s digit kernels too, unless told
- * {@code shapes} only.
- * Usage: {@code java -cp bench-jmh/target/benchmarks.jar batchpipe.worker.scan.KernelCpuTimes [RUNS [strings|shapes|all]]}.
+ * {@code shapes} only; {@code fields} times {@link LongValueFieldBenchmark}'s long fields one at a time instead.
+ * Usage: {@code java -cp bench-jmh/target/benchmarks.jar batchpipe.worker.scan.KernelCpuTimes [RUNS [strings|shapes|fields|all]]}.
  */
 public final class KernelCpuTimes {
     private KernelCpuTimes() {
@@ -47,7 +47,15 @@ public final class KernelCpuTimes {
         int runs = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         boolean strings = args.length < 2 || args[1].equals("strings") || args[1].equals("all");
         boolean shapes = args.length < 2 || args[1].equals("shapes") || args[1].equals("all");
+        boolean fields = args.length >= 2 && (args[1].equals("fields") || args[1].equals("all"));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        for (String field : fields ? List.of("stack", "body", "samples", "tags") : List.<String>of()) {
+            LongValueFieldBenchmark k = new LongValueFieldBenchmark();
+            k.field = field;
+            k.extract();
+            printBest(threads, String.format(Locale.ROOT, "field %-8s", field), List.of(k::validate), List.of("validate"),
+                    runs, k.bytes());
+        }
         for (String text : strings ? List.of("ascii", "mixed") : List.<String>of()) {
             for (int length : new int[] {8, 32, 1024, 32768}) {
                 StringSkipBenchmark k = new StringSkipBenchmark();
