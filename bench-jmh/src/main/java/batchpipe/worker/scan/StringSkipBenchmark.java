@@ -99,7 +99,7 @@ public class StringSkipBenchmark {
                 return p + 1;
             }
             if (c < 0) {
-                p = JsonLineValidator.skipUtf8Sequence(b, p, end);
+                p = skipUtf8Sequence(b, p, end);
                 if (p < 0) {
                     return -1;
                 }
@@ -107,5 +107,49 @@ public class StringSkipBenchmark {
                 return -1;
             }
         }
+    }
+
+    /**
+     * One well-formed UTF-8 sequence (Unicode 15, table 3-7) starting at a byte >= 0x80: no overlong
+     * forms, no encoded surrogates, nothing above U+10FFFF, no truncation. Returns the index after it, or -1.
+     * The validator's own check before its DFA (issue 19's tenth pass), kept here for the loop above.
+     */
+    private static int skipUtf8Sequence(byte[] b, int p, int end) {
+        int lead = b[p] & 0xFF;
+        if (lead < 0xC2) {
+            return -1; // continuation byte, or C0/C1 (overlong two-byte form)
+        }
+        if (lead < 0xE0) {
+            return p + 1 < end && isContinuation(b[p + 1]) ? p + 2 : -1;
+        }
+        if (lead < 0xF0) {
+            if (end - p < 3) {
+                return -1;
+            }
+            int second = b[p + 1] & 0xFF;
+            int min = lead == 0xE0 ? 0xA0 : 0x80; // E0 80..9F would be overlong
+            int max = lead == 0xED ? 0x9F : 0xBF; // ED A0..BF would encode a surrogate
+            if (second < min || second > max || !isContinuation(b[p + 2])) {
+                return -1;
+            }
+            return p + 3;
+        }
+        if (lead < 0xF5) {
+            if (end - p < 4) {
+                return -1;
+            }
+            int second = b[p + 1] & 0xFF;
+            int min = lead == 0xF0 ? 0x90 : 0x80; // F0 80..8F would be overlong
+            int max = lead == 0xF4 ? 0x8F : 0xBF; // F4 90.. would be above U+10FFFF
+            if (second < min || second > max || !isContinuation(b[p + 2]) || !isContinuation(b[p + 3])) {
+                return -1;
+            }
+            return p + 4;
+        }
+        return -1; // F5..FF never appear in UTF-8
+    }
+
+    private static boolean isContinuation(byte c) {
+        return (c & 0xC0) == 0x80;
     }
 }

@@ -12,14 +12,16 @@ import java.util.Arrays;
  *
  * <p>The check is iterative with an explicit container stack, so no input can overflow the thread stack.
  * A string is read eight bytes at a time from its first byte (SWAR on {@code long} words: one test finds
- * a quote, a backslash, a control byte or a byte with the high bit set), and UTF-8 is checked only where a
- * high bit appears; a 256-entry table reads the few bytes left where fewer than eight remain. Names and
- * short values then cost a word or two each, and stack traces and request bodies a few operations per
- * eight bytes. Runs of digits are read the same way. (The table used to read a string's first 16 bytes:
+ * a quote, a backslash, a control byte or a byte with the high bit set). From the first word that holds
+ * anything but plain ASCII, each word that does goes byte by byte through a shift-based DFA that checks
+ * UTF-8 and the escapes with no branch on the byte's kind ({@link #TEXT_DFA}: request bodies in several
+ * scripts, with an escape or a non-ASCII character every few bytes, went 35-40% faster than with a branch
+ * per escape and per character, issue 19's tenth pass). Names and short values then cost a word or two
+ * each, and stack traces and request bodies a few operations per byte at most. Runs of digits are read a
+ * word at a time too. (The table used to read a string's first 16 bytes:
  * the parse of the bench's lines is 7-16% faster without it, see docs/BENCHMARKS.md, issue 19's third pass.)
- * A run of numbers or of strings in an array, of escapes, or of non-ASCII characters is read in a loop of
- * its own, not through the dispatch per value or the word test after each one (sample arrays, tag lists,
- * stack traces and request bodies: ~10% of a long-value scan, issue 19's fifth pass).
+ * A run of numbers or of strings in an array is read in a loop of its own, not through the dispatch per
+ * value (sample arrays, tag lists: issue 19's fifth pass).
  *
  * <p>With a {@link FieldPathTree} ({@link #extract}), the same pass also finds the values at the
  * requested paths, as {@code FieldPathReader} did in a second pass over the line: the first occurrence
@@ -30,17 +32,6 @@ final class JsonLineValidator {
 
     /** The root object is depth 1; a line nested deeper than this is malformed. */
     static final int MAX_DEPTH = 512;
-
-    /** 1 for bytes that stand for themselves inside a string: printable ASCII but quote and backslash. */
-    private static final byte[] PLAIN_IN_STRING = new byte[256];
-
-    static {
-        for (int c = 0x20; c < 0x80; c++) {
-            PLAIN_IN_STRING[c] = 1;
-        }
-        PLAIN_IN_STRING['"'] = 0;
-        PLAIN_IN_STRING['\\'] = 0;
-    }
 
     /** Each byte's value as a hex digit, -1 for any other byte. */
     private static final byte[] HEX_VALUE = new byte[256];
@@ -54,6 +45,86 @@ final class JsonLineValidator {
             HEX_VALUE[c] = (byte) (c - 'a' + 10);
             HEX_VALUE[c - 'a' + 'A'] = (byte) (c - 'a' + 10);
         }
+    }
+
+    // The states of string text, each a bit offset into the words of TEXT_DFA: a byte's word holds, in six bits
+    // at each state's offset, the state it leads to from there (a shift-based DFA: one table load and one shift
+    // a byte on the chain from byte to byte, no branch on the byte's kind). UTF-8 as in the Unicode standard's
+    // table 3-7, and the escapes. Ten states of six bits fill a word, so the closing quote, the u of a \\u
+    // escape (its hex digits are read outside) and every fault share STOP, told apart by the state before it.
+    // The offsets need not be multiples of six: ESCAPE is the only odd one, so the states a string went
+    // through, ORed, say whether it held an escape.
+    /** Between characters. */
+    private static final int TEXT = 0;
+    /** One continuation byte owed (80-BF). */
+    private static final int CONT1 = 6;
+    /** Two continuation bytes owed. */
+    private static final int CONT2 = 12;
+    /** Three continuation bytes owed. */
+    private static final int CONT3 = 18;
+    /** After E0: A0-BF, then one more (no overlong form). */
+    private static final int AFTER_E0 = 24;
+    /** After ED: 80-9F, then one more (no surrogate). */
+    private static final int AFTER_ED = 30;
+    /** After F0: 90-BF, then two more (no overlong form). */
+    private static final int AFTER_F0 = 36;
+    /** After F4: 80-8F, then two more (nothing above U+10FFFF). */
+    private static final int AFTER_F4 = 42;
+    /** After a backslash. */
+    private static final int ESCAPE = 49;
+    /** The text stops: a quote after TEXT, a u after ESCAPE, any fault. It keeps the DFA there. */
+    private static final int STOP = 56;
+    private static final long[] TEXT_DFA = textDfa();
+
+    private static long[] textDfa() {
+        long[] table = new long[256];
+        for (int c = 0; c < 256; c++) {
+            boolean continuation = c >= 0x80 && c <= 0xBF;
+            int fromText;
+            if (c == '"') {
+                fromText = STOP;
+            } else if (c == '\\') {
+                fromText = ESCAPE;
+            } else if (c < 0x20) {
+                fromText = STOP; // a control byte
+            } else if (c < 0x80) {
+                fromText = TEXT;
+            } else if (c < 0xC2) {
+                fromText = STOP; // a continuation byte, or C0/C1 (overlong two-byte forms)
+            } else if (c < 0xE0) {
+                fromText = CONT1;
+            } else if (c == 0xE0) {
+                fromText = AFTER_E0;
+            } else if (c == 0xED) {
+                fromText = AFTER_ED;
+            } else if (c < 0xF0) {
+                fromText = CONT2;
+            } else if (c == 0xF0) {
+                fromText = AFTER_F0;
+            } else if (c < 0xF4) {
+                fromText = CONT3;
+            } else if (c == 0xF4) {
+                fromText = AFTER_F4;
+            } else {
+                fromText = STOP; // F5-FF never appear in UTF-8
+            }
+            int fromEscape = switch (c) {
+                case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> TEXT;
+                default -> STOP; // u, or not an escape
+            };
+            long word = (long) fromText << TEXT;
+            word |= (long) (continuation ? TEXT : STOP) << CONT1;
+            word |= (long) (continuation ? CONT1 : STOP) << CONT2;
+            word |= (long) (continuation ? CONT2 : STOP) << CONT3;
+            word |= (long) (c >= 0xA0 && c <= 0xBF ? CONT1 : STOP) << AFTER_E0;
+            word |= (long) (c >= 0x80 && c <= 0x9F ? CONT1 : STOP) << AFTER_ED;
+            word |= (long) (c >= 0x90 && c <= 0xBF ? CONT2 : STOP) << AFTER_F0;
+            word |= (long) (c >= 0x80 && c <= 0x8F ? CONT2 : STOP) << AFTER_F4;
+            word |= (long) fromEscape << ESCAPE;
+            word |= (long) STOP << STOP;
+            table[c] = word;
+        }
+        return table;
     }
 
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -446,43 +517,61 @@ final class JsonLineValidator {
         return skipStringRest(b, p, end);
     }
 
-    /** The string from {@code p} on, where the word loop stopped short of its closing quote. */
+    /**
+     * The string from {@code p} on, where the word loop stopped short of its closing quote: plain words eight
+     * bytes at a time, any other word byte by byte through {@link #TEXT_DFA}, which checks UTF-8 and the
+     * escapes as it goes.
+     */
     private int skipStringRest(byte[] b, int p, int end) {
-        byte[] plain = PLAIN_IN_STRING;
+        long[] dfa = TEXT_DFA;
+        long state = TEXT;
+        long visited = 0;
         for (;;) {
-            if (p >= end) {
+            if (end - p >= 8) {
+                if (state == TEXT && specialBytes((long) LONG_LE.get(b, p)) == 0) {
+                    p += 8;
+                    continue;
+                }
+                // The word's eight bytes with no test between them: STOP keeps the DFA there, so one test after
+                // the word says whether it stopped. The shift takes the low six bits of the state, so the next
+                // state is not masked out of its word either: the one operation a byte on the chain from byte to
+                // byte is the shift.
+                long next = state;
+                for (int i = 0; i < 8; i++) {
+                    next = dfa[b[p + i] & 0xFF] >>> next;
+                    visited |= next;
+                }
+                if ((next & 63) != STOP) {
+                    state = next & 63;
+                    p += 8;
+                    continue;
+                }
+            }
+            // a byte at a time: where the word just read stopped, or the last bytes
+            long before;
+            do {
+                if (p >= end) {
+                    return -1;
+                }
+                before = state;
+                state = dfa[b[p++] & 0xFF] >>> state & 63;
+                visited |= state;
+            } while (state != STOP);
+            byte c = b[p - 1];
+            if (before == TEXT && c == '"') {
+                if ((visited & 1) != 0) { // ESCAPE is the only odd state
+                    sawEscape = true;
+                }
+                return p;
+            }
+            if (before != ESCAPE || c != 'u') {
                 return -1;
             }
-            int c = b[p];
-            if (c == '"') {
-                return p + 1;
+            p = skipHexDigits(b, p, end);
+            if (p < 0) {
+                return -1;
             }
-            if (c == '\\') {
-                sawEscape = true;
-                // escapes come in runs (\n\tat in a stack trace, \uD83D\uDE00): no word test between them
-                do {
-                    p = skipEscape(b, p + 1, end);
-                    if (p < 0) {
-                        return -1;
-                    }
-                } while (p < end && b[p] == '\\');
-            } else if (c < 0) {
-                // so do non-ASCII characters (a word of Cyrillic or Japanese text)
-                do {
-                    p = skipUtf8Sequence(b, p, end);
-                    if (p < 0) {
-                        return -1;
-                    }
-                } while (p < end && b[p] < 0);
-            } else if (c < 0x20) {
-                return -1; // control character
-            }
-            // After every escape or UTF-8 sequence (and for a plain byte, reached only when the caller's
-            // word loop ran out of whole words), the string is read a word at a time again.
-            p = skipPlainWords(b, p, end);
-            while (p < end && plain[b[p] & 0xFF] != 0) {
-                p++;
-            }
+            state = TEXT;
         }
     }
 
@@ -518,30 +607,18 @@ final class JsonLineValidator {
         return (zeroQuote | zeroBackslash | control | word) & HIGHS;
     }
 
-    private static int skipEscape(byte[] b, int p, int end) {
-        if (p >= end) {
+    /** The four hex digits of a \\u escape from {@code p}; returns the index after them, or -1. */
+    private static int skipHexDigits(byte[] b, int p, int end) {
+        if (end - p < 4) {
             return -1;
         }
-        switch (b[p]) {
-            case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> {
-                return p + 1;
-            }
-            case 'u' -> {
-                if (end - p < 5) {
-                    return -1;
-                }
-                // four table loads and one test: request bodies and non-Latin text carry a \\u escape every
-                // few bytes, and the branchy per-digit check was 15% of the long-values scan's samples (JFR)
-                byte[] hex = HEX_VALUE;
-                if ((hex[b[p + 1] & 0xFF] | hex[b[p + 2] & 0xFF] | hex[b[p + 3] & 0xFF] | hex[b[p + 4] & 0xFF]) < 0) {
-                    return -1;
-                }
-                return p + 5;
-            }
-            default -> {
-                return -1;
-            }
+        // four table loads and one test: request bodies and non-Latin text carry a \\u escape every few bytes,
+        // and the branchy per-digit check was 15% of the long-values scan's samples (JFR)
+        byte[] hex = HEX_VALUE;
+        if ((hex[b[p] & 0xFF] | hex[b[p + 1] & 0xFF] | hex[b[p + 2] & 0xFF] | hex[b[p + 3] & 0xFF]) < 0) {
+            return -1;
         }
+        return p + 4;
     }
 
     /** The value of a hex digit, or -1. */
@@ -549,46 +626,4 @@ final class JsonLineValidator {
         return HEX_VALUE[c & 0xFF];
     }
 
-    /**
-     * One well-formed UTF-8 sequence (Unicode 15, table 3-7) starting at a byte >= 0x80: no overlong
-     * forms, no encoded surrogates, nothing above U+10FFFF, no truncation. Returns the index after it, or -1.
-     */
-    static int skipUtf8Sequence(byte[] b, int p, int end) {
-        int lead = b[p] & 0xFF;
-        if (lead < 0xC2) {
-            return -1; // continuation byte, or C0/C1 (overlong two-byte form)
-        }
-        if (lead < 0xE0) {
-            return p + 1 < end && isContinuation(b[p + 1]) ? p + 2 : -1;
-        }
-        if (lead < 0xF0) {
-            if (end - p < 3) {
-                return -1;
-            }
-            int second = b[p + 1] & 0xFF;
-            int min = lead == 0xE0 ? 0xA0 : 0x80; // E0 80..9F would be overlong
-            int max = lead == 0xED ? 0x9F : 0xBF; // ED A0..BF would encode a surrogate
-            if (second < min || second > max || !isContinuation(b[p + 2])) {
-                return -1;
-            }
-            return p + 3;
-        }
-        if (lead < 0xF5) {
-            if (end - p < 4) {
-                return -1;
-            }
-            int second = b[p + 1] & 0xFF;
-            int min = lead == 0xF0 ? 0x90 : 0x80; // F0 80..8F would be overlong
-            int max = lead == 0xF4 ? 0x8F : 0xBF; // F4 90.. would be above U+10FFFF
-            if (second < min || second > max || !isContinuation(b[p + 2]) || !isContinuation(b[p + 3])) {
-                return -1;
-            }
-            return p + 4;
-        }
-        return -1; // F5..FF never appear in UTF-8
-    }
-
-    private static boolean isContinuation(byte c) {
-        return (c & 0xC0) == 0x80;
-    }
 }

@@ -128,7 +128,7 @@ final class ParserPriming {
                 // taken is compiled as a trap, so the first such line of a real log would throw the whole
                 // compiled validator away (-Xlog:deoptimization showed it: unstable_if in scanLine at the
                 // first NaN, in skipMemberName at the first trailing comma, in skipStringRest at the first
-                // control byte past the table)
+                // control byte)
                 "{\"a\":1,}",
                 "{\"a\":[1,]}",
                 // a fault inside a run of array values or of escapes, which the validator reads in loops of
