@@ -110,7 +110,7 @@ class WordKernelsTest {
      * escape).
      */
     private static final String[] STRING_PIECES = {"\\\"", "\\\\", "#", "]", "a", " ", "\\u00e9", "\\n", "\\/",
-            "é", "日", "😀", "\"", "\u0001", "\\x"};
+            "é", "日", "😀", "\"", "\u0001", "\\x", "u", "\\u12G4", "\\u0"};
 
     @Test
     void skipStringAgreesWithTheReferenceOnEveryPairOfPiecesAtEveryOffsetAndGap() {
@@ -175,6 +175,35 @@ class WordKernelsTest {
 
     /** The bytes that decide a sequence's fate after its first two: ends of the continuation range, and stops. */
     private static final int[] TAIL_BYTES = {0x00, '"', '\\', 'A', 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xE0, 0xF0, 0xFF};
+
+    @Test
+    void skipStringChecksTheHexDigitsOfEveryUnicodeEscapeWhateverBackslashesComeBeforeItAndWhereverItFalls() {
+        // a u after a run of 0-5 backslashes (an escape only after an odd run) at every offset across three
+        // words, then digits good and bad, some cut by the chunk's end; a second u a few bytes on, so one word
+        // holds two; plain text or a character before the run, so the word is read by the DFA or skipped whole
+        JsonLineValidator validator = new JsonLineValidator();
+        ReferenceLineValidator reference = new ReferenceLineValidator();
+        String[] digits = {"00e9", "00E9", "12G4", "000G", "00e\"", "00\"", "0", "", "00é9", "0000\\u00e9", "d83d\\ude00", "00e9u", "g000"};
+        int compared = 0;
+        int accepted = 0;
+        for (String lead : new String[] {"", "é", "ab"}) {
+            for (int at = 0; at < 20; at++) {
+                for (int run = 0; run <= 5; run++) {
+                    for (String hex : digits) {
+                        String body = lead + "a".repeat(at) + "\\".repeat(run) + "u" + hex + "x".repeat(at % 9) + "\"";
+                        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+                        for (int limit : new int[] {b.length, b.length - 1, Math.max(0, b.length - 6)}) {
+                            assertSkipsAsTheReference(validator, reference, b, limit, body);
+                            if (reference.skipString(b, 0, limit) >= 0) accepted++;
+                            compared++;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(compared).isEqualTo(3 * 20 * 6 * digits.length * 3);
+        assertThat(accepted).as("good escapes were drawn").isGreaterThan(compared / 10);
+    }
 
     @Test
     void skipStringChecksUtf8AsTheReferenceDoesForEveryLeadAndSecondByteWhereverTheyFallInAWord() {
