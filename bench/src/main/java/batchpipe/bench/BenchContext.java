@@ -29,7 +29,8 @@ record BenchContext(BenchSettings settings, ProcessRunner processes, Peers peers
     }
 
     /** What ./batchpipe adds for {@code scan} alone (its scan_opts). */
-    static final List<String> SCAN_FLAGS = List.of("-XX:-UseOnStackReplacement", "-XX:ThreadPriorityPolicy=1", "-XX:-PrintWarnings");
+    static final List<String> SCAN_FLAGS = List.of("-XX:-UseOnStackReplacement", "-XX:ThreadPriorityPolicy=1", "-XX:-PrintWarnings",
+            "-XX:-UsePerfData");
 
     /** What ./batchpipe also adds for {@code scan} where the kernel offers transparent huge pages. */
     static final String HUGE_PAGES_FLAG = "-XX:+UseTransparentHugePages";

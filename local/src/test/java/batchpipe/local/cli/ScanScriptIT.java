@@ -124,11 +124,13 @@ class ScanScriptIT {
         assertThat(failed.stderr()).contains("zstd data is corrupt or truncated");
 
         // the pool's low priority takes effect only under ThreadPriorityPolicy=1, and the warning the JVM
-        // prints with it for anyone but root (about its own threads) stays off the scan's stderr
+        // prints with it for anyone but root (about its own threads) stays off the scan's stderr; no
+        // performance-counter file is made (start-up time)
         Result flags = script("-XX:+PrintFlagsFinal", "scan", log.toString());
         assertThat(flags.exit()).as(flags.stderr()).isZero();
         assertThat(flags.stdout()).containsPattern("ThreadPriorityPolicy += 1 .*\\{command line\\}")
-                .containsPattern("PrintWarnings += false .*\\{command line\\}");
+                .containsPattern("PrintWarnings += false .*\\{command line\\}")
+                .containsPattern("UsePerfData += false .*\\{command line\\}");
         assertThat(flags.stderr()).doesNotContain("warning");
 
         Result usage = script("", "scan", log.toString(), "--workers", "0");
