@@ -1,5 +1,7 @@
 package batchpipe.bench.corpus;
 
+import batchpipe.local.sample.LongValueLogs;
+import batchpipe.local.sample.NarrowLogs;
 import batchpipe.local.sample.SampleLogs;
 
 import java.io.IOException;

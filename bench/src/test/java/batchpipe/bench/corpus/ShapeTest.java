@@ -113,21 +113,6 @@ class ShapeTest {
     }
 
     @Test
-    void malformations_eachKindMakesAStrictReaderRejectTheLine() throws IOException {
-        for (int kind = 0; kind < 200; kind++) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            LineBuffer line = new LineBuffer(out);
-            line.ascii("{\"ts\":1,\"level\":\"INFO\",\"msg\":\"caf\u00e9 is fine\",\"status\":200}");
-            Malformations.spoil(line, 0, new java.util.Random(kind));
-            line.endLine();
-            line.flush();
-            byte[] b = out.toByteArray();
-            byte[] spoilt = java.util.Arrays.copyOf(b, b.length - 1);
-            assertThat(strict(spoilt)).as(new String(spoilt, StandardCharsets.ISO_8859_1)).isNull();
-        }
-    }
-
-    @Test
     void byLabel_namesTheShapesWhenItDoesNotKnowOne() {
         assertThat(Shape.byLabel("long-values")).isEqualTo(Shape.LONG_VALUES);
         assertThatThrownBy(() -> Shape.byLabel("wide")).hasMessageContaining("short, long-values, narrow");

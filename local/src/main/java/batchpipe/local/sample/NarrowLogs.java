@@ -1,4 +1,4 @@
-package batchpipe.bench.corpus;
+package batchpipe.local.sample;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package batchpipe.bench.corpus;
+package batchpipe.local.sample;
 
 import java.util.Random;
 
