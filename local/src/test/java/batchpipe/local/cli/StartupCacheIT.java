@@ -2,6 +2,7 @@ package batchpipe.local.cli;
 
 import batchpipe.local.stack.ProjectHome;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The ./batchpipe script's start-up cache (local/target/cds): `--help` and a usage error record none,
  * since a cache of what they load would stand in for the real command's until the next build; a
- * successful real run records one. Runs the script as a user does, on the jar this build made.
+ * successful real run records one (scan's from a training run after it, {@link ScanTraining}). Runs the
+ * script as a user does, on the jar this build made.
  */
 class StartupCacheIT {
     private static final Path HOME = ProjectHome.find();
@@ -37,6 +39,26 @@ class StartupCacheIT {
         Result real = script("hash", "--count", "1", "--cost", "4");
         assertThat(real.exit()).as(real.output()).isZero();
         assertThat(caches("hash-")).as("caches after a successful hash").hasSize(1);
+    }
+
+    @Test
+    void scan_printsOnlyTheUsersStats_recordsItsCacheFromTheTrainingRun_andLeavesNoFilesBehind(@TempDir Path dir) throws Exception {
+        deleteCaches("scan-");
+        Path log = dir.resolve("app.jsonl");
+        Files.writeString(log, "{\"level\":\"info\"}\n{\"level\":\"error\"}\n");
+
+        Result first = script("scan", log.toString(), "--count-by", "level");
+        assertThat(first.exit()).as(first.output()).isZero();
+        assertThat(first.output().strip()).startsWith("{\"events\":2,").endsWith("\"countBy\":{\"level\":{\"error\":1,\"info\":1}}}");
+        assertThat(caches("scan-")).as("caches after a successful scan").hasSize(1);
+        try (Stream<Path> files = Files.list(CACHE)) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("what the training left in " + CACHE)
+                    .noneMatch(name -> name.endsWith(".config") || name.endsWith(".tmp") || name.endsWith(".mix.jsonl.zst"));
+        }
+
+        Result cached = script("scan", log.toString(), "--count-by", "level");
+        assertThat(cached.exit()).isZero();
+        assertThat(cached.output()).as("a scan with the cache").isEqualTo(first.output());
     }
 
     private record Result(int exit, String output) {
