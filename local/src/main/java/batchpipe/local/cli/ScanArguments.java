@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -73,7 +74,7 @@ final class ScanArguments {
         // The run that records the start-up cache scans the training mix (ScanTraining) in place of the inputs,
         // which are not checked: the user may have moved them since their own scan.
         String trainingMix = System.getProperty(ScanTraining.PROPERTY);
-        if (trainingMix != null) return new Plan(options, threads, List.of(trainingMix));
+        if (trainingMix != null) return new Plan(options, threads, Collections.nCopies(ScanTraining.PASSES, trainingMix));
         for (String input : inputs) {
             if (input.startsWith("s3://")) {
                 s3Location(input);

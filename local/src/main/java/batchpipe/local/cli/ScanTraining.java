@@ -15,19 +15,21 @@ import java.util.Arrays;
 
 /**
  * What the run that records {@code ./batchpipe scan}'s start-up cache scans: a fixed mix of three shapes of
- * log, in place of the user's inputs, with the user's options. After the first successful scan of a build
- * the script writes the mix with {@link #main} and runs the same scan again with
- * {@code -Dbatchpipe.scan.training=MIX_FILE}, recording, with the JIT held to C1.
+ * log, {@value #PASSES} times over, in place of the user's inputs, with the user's options. After the first
+ * successful scan of a build the script writes the mix with {@link #main} and runs the same scan again with
+ * {@code -Dbatchpipe.scan.training=MIX_FILE}, recording, with C2's thresholds ten times their defaults.
  *
  * <p>Why not the user's own scan, as every other subcommand records: on JDK 25 the cache also holds the
  * method profiles of its recording run (JEP 515), and C2 compiles every later scan from them. A profile
  * stops growing once C2 has compiled its method, so a scan's recording held what the parser saw in its
- * first chunks, and when: two recordings of one file differed by up to 5%, and a cache recorded from the
- * short-line file slowed a long-values scan by 4-5%. Here C1 profiles the whole mix (C2 never runs in the
- * recording), so the profiles weigh the three shapes alike, whichever file the user scanned first, and the
- * user's first scan runs at full speed instead of under the recording. Nine caches of each kind in three
- * rotations against caches recorded from a scan of the short-line file: long values 0.694 against 0.727 s,
- * short lines 1.143 against 1.143 s, narrow lines 0.823 against 0.837 s (docs/BENCHMARKS.md, twelfth pass).
+ * first chunks of one file, and when: two recordings of one file differed by up to 5%, and a cache
+ * recorded from the short-line file slowed a long-values scan by 4-5%. Here every C2 compile waits ten times
+ * longer, until the profiles have seen the whole mix at least once, so they weigh the three shapes alike
+ * whichever file the user scanned first; and C2 does compile the hot methods before the training ends,
+ * which the cache must record: a method it saw compiled by C2 is compiled by C2 at once in later runs, one
+ * it saw only in C1 is left to the usual thresholds (recorded with C2 off, the parser's loop over lines
+ * stayed in C1 code through a whole long-values scan). The user's own first scan runs at full speed
+ * instead of under the recording. docs/BENCHMARKS.md (twelfth pass) has the figures.
  *
  * <p>The mix: {@value #BYTES_PER_SHAPE} bytes of each of {@link SampleLogs} (the demo's short lines),
  * {@link LongValueLogs} (10-100 KB lines of long strings and arrays among short ones) and {@link NarrowLogs}
@@ -39,6 +41,8 @@ import java.util.Arrays;
 final class ScanTraining {
     /** The system property that makes {@code scan} read the mix (its value: the mix's file) in place of its inputs. */
     static final String PROPERTY = "batchpipe.scan.training";
+    /** Passes over the mix: enough calls for C2 to compile every hot method under the raised thresholds. */
+    static final int PASSES = 6;
     static final int BYTES_PER_SHAPE = 4 << 20;
     static final int BLOCK = 64 << 10;
     /** Not the bench's seed (42): the profiles should fit these shapes, not the bench's exact lines. */
