@@ -10,10 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The ./batchpipe script's start-up cache (local/target/cds): `--help` and a usage error record none,
@@ -61,10 +63,45 @@ class StartupCacheIT {
         assertThat(cached.output()).as("a scan with the cache").isEqualTo(first.output());
     }
 
+    @Test
+    void whileAnotherRunHoldsTheCachesLock_aScanRecordsNothing_andWithWaitItWaitsForThatRun(@TempDir Path dir) throws Exception {
+        deleteCaches("scan-");
+        Path log = dir.resolve("app.jsonl");
+        Files.writeString(log, "{\"level\":\"info\"}\n");
+        assertThat(script("scan", log.toString()).exit()).isZero();
+        List<Path> recorded = caches("scan-");
+        assertThat(recorded).hasSize(1);
+        Path cache = recorded.get(0);
+        assumeTrue(cache.toString().endsWith(".aot"), "the lock guards the AOT cache's training (JDK 25+); this JDK keeps " + cache);
+        Files.delete(cache);
+
+        Path lock = Path.of(cache + ".lock");
+        Files.createDirectory(lock);
+        try {
+            Result noWait = script(Map.of("BATCHPIPE_CDS_WAIT", "0"), "scan", log.toString());
+            assertThat(noWait.exit()).as(noWait.output()).isZero();
+            Thread.sleep(3_000); // more than a background training takes to write its first files
+            assertThat(caches("scan-")).as("caches while the lock is held").isEmpty();
+            try (Stream<Path> files = Files.list(CACHE)) {
+                assertThat(files.map(f -> f.getFileName().toString())).noneMatch(name -> name.endsWith(".config") || name.endsWith(".mix.jsonl.zst"));
+            }
+        } finally {
+            Files.deleteIfExists(lock);
+        }
+        Result waited = script("scan", log.toString());
+        assertThat(waited.exit()).as(waited.output()).isZero();
+        assertThat(caches("scan-")).as("caches once the lock is free").containsExactly(cache);
+        assertThat(lock).doesNotExist();
+    }
+
     private record Result(int exit, String output) {
     }
 
     private static Result script(String... args) throws Exception {
+        return script(Map.of(), args);
+    }
+
+    private static Result script(Map<String, String> environment, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of("bash", HOME.resolve("batchpipe").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(HOME.toFile()).redirectErrorStream(true);
@@ -73,6 +110,7 @@ class StartupCacheIT {
         builder.environment().remove("JAVA_TOOL_OPTIONS");
         builder.environment().remove("JDK_JAVA_OPTIONS");
         builder.environment().remove("BATCHPIPE_JAVA_OPTS");
+        builder.environment().putAll(environment);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(3, TimeUnit.MINUTES)).as("./batchpipe finished").isTrue();
