@@ -35,8 +35,8 @@ import java.util.Arrays;
  * {@link LongValueLogs} (10-100 KB lines of long strings and arrays among short ones) and {@link NarrowLogs}
  * (events under 100 bytes), malformed lines included, interleaved in blocks of about {@value #BLOCK} bytes
  * so that both parsing threads see every shape. These are the generators of the bench's corpora, with
- * another seed: a user's logs of some other shape are profiled less well than their own would be, but no
- * worse than before by any shape's first scan.
+ * another seed: a user whose logs have some other shape gets profiles fitted to these three, where before
+ * they were fitted to the first chunks of whatever file that user scanned first.
  */
 final class ScanTraining {
     /** The system property that makes {@code scan} read the mix (its value: the mix's file) in place of its inputs. */
