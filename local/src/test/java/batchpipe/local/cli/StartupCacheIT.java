@@ -1,6 +1,7 @@
 package batchpipe.local.cli;
 
 import batchpipe.local.stack.ProjectHome;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,12 @@ class StartupCacheIT {
         Result real = script("hash", "--count", "1", "--cost", "4");
         assertThat(real.exit()).as(real.output()).isZero();
         assertThat(caches("hash-")).as("caches after a successful hash").hasSize(1);
+    }
+
+    /** The scan tests record caches from their own options: a later scan (the bench's) should record its own. */
+    @AfterEach
+    void dropTheScanCachesThisClassRecorded() throws IOException {
+        deleteCaches("scan-");
     }
 
     @Test
