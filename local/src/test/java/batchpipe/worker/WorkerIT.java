@@ -8,6 +8,7 @@ import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.run.RunStore;
@@ -53,8 +54,7 @@ class WorkerIT {
         // The handler is called directly here, not through the local runtime: tell the EMF library it is
         // on Lambda (metrics as stdout lines) rather than let it look for a CloudWatch agent.
         EnvironmentConfigurationProvider.getConfig().setEnvironmentOverride(Environments.Lambda);
-        stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
-                "workerit", LocalStack.Ports.free());
+        stack = SharedEmulators.stack(StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()), "workerit");
         stack.useForThisProcess();
         SampleData.seed(stack.s3(), stack.ref("DataBucket"), 2, 2_000, 11);
         RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));

@@ -42,9 +42,14 @@ public final class LocalStack implements AutoCloseable {
 
     private final StackTemplate template;
     private final String stackName;
-    /** What this instance started and must stop, in start order; empty when attached to a running stack. */
-    /** The emulators this stack started, or null for a stack another process runs. */
+    /** The emulators this stack started and stops, or null for emulators another owner runs. */
     private final Emulators emulators;
+    /**
+     * Whether this instance created its resources in emulators it does not own (one test JVM's shared
+     * emulators): it then deletes its tables and empties its queues on close, so long-lived emulators hold
+     * only the items and messages of live stacks.
+     */
+    private final boolean deletesResourcesOnClose;
     private final URI sqsEndpoint;
     private final URI s3Endpoint;
     private final URI dynamoDbEndpoint;
@@ -53,11 +58,12 @@ public final class LocalStack implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final StackResources resources;
 
-    private LocalStack(StackTemplate template, String stackName, Emulators emulators,
+    private LocalStack(StackTemplate template, String stackName, Emulators emulators, boolean deletesResourcesOnClose,
                        URI sqsEndpoint, URI s3Endpoint, URI dynamoDbEndpoint) {
         this.template = template;
         this.stackName = stackName;
         this.emulators = emulators;
+        this.deletesResourcesOnClose = deletesResourcesOnClose;
         this.sqsEndpoint = sqsEndpoint;
         this.s3Endpoint = s3Endpoint;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
@@ -82,12 +88,31 @@ public final class LocalStack implements AutoCloseable {
         Emulators emulators = Emulators.start(projectHome, ports);
         LocalStack stack = null;
         try {
-            stack = new LocalStack(template, stackName, emulators, emulators.sqsEndpoint(), emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
+            stack = new LocalStack(template, stackName, emulators, false, emulators.sqsEndpoint(), emulators.s3Endpoint(),
+                    emulators.dynamoDbEndpoint());
             stack.resources.create(stack.s3, stack.dynamoDb, stack.sqs);
             return stack;
         } catch (Exception | Error e) {
             if (stack != null) stack.closeClients();
             emulators.stopAll(e);
+            throw e;
+        }
+    }
+
+    /**
+     * A stack of the template's resources created in emulators that stay running after it closes (the
+     * integration tests share one set per JVM: starting them is most of a small test's time). Its
+     * resources are named for {@code stackName}, which must be unique among the emulators' stacks;
+     * closing it deletes its tables, empties its queues and stops nothing.
+     */
+    static LocalStack createIn(Emulators emulators, StackTemplate template, String stackName) {
+        LocalStack stack = new LocalStack(template, stackName, null, true, emulators.sqsEndpoint(), emulators.s3Endpoint(),
+                emulators.dynamoDbEndpoint());
+        try {
+            stack.resources.create(stack.s3, stack.dynamoDb, stack.sqs);
+            return stack;
+        } catch (RuntimeException | Error e) {
+            stack.closeClients();
             throw e;
         }
     }
@@ -101,7 +126,7 @@ public final class LocalStack implements AutoCloseable {
         URI sqs = URI.create(env.get("AWS_ENDPOINT_URL_SQS"));
         URI s3 = URI.create(env.get("AWS_ENDPOINT_URL_S3"));
         URI dynamoDb = URI.create(env.get("AWS_ENDPOINT_URL_DYNAMODB"));
-        LocalStack stack = new LocalStack(template, stackName, null, sqs, s3, dynamoDb);
+        LocalStack stack = new LocalStack(template, stackName, null, false, sqs, s3, dynamoDb);
         stack.resources.discover(stack.sqs, sqs);
         return stack;
     }
@@ -196,8 +221,12 @@ public final class LocalStack implements AutoCloseable {
 
     @Override
     public void close() {
-        closeClients();
-        if (emulators != null) emulators.close();
+        try {
+            if (deletesResourcesOnClose) resources.release(dynamoDb, sqs);
+        } finally {
+            closeClients();
+            if (emulators != null) emulators.close();
+        }
     }
 
     private void closeClients() {

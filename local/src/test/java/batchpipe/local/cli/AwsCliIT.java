@@ -1,6 +1,7 @@
 package batchpipe.local.cli;
 
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -38,8 +39,7 @@ class AwsCliIT {
     static void start() throws Exception {
         aws = onPath("aws");
         assumeTrue(aws != null, "the AWS CLI is not on PATH: `aws s3 cp` against local up not tested (pip install awscli to run it)");
-        stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()), "awscliit",
-                LocalStack.Ports.free());
+        stack = SharedEmulators.stack(StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()), "awscliit");
         bucket = stack.ref("DataBucket");
     }
 

@@ -10,6 +10,7 @@ import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.sample.SampleLogs;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import com.github.luben.zstd.Zstd;
@@ -38,7 +39,7 @@ class BadDataIT {
     @Test
     void everyBadObjectGetsAClearRecordAndTheRunCompletes() throws Exception {
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of());
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), template, "baddata", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(template, "baddata")) {
             stack.useForThisProcess();
             String bucket = stack.ref("DataBucket");
             ByteArrayOutputStream sample = new ByteArrayOutputStream();

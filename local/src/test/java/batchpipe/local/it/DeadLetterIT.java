@@ -4,6 +4,7 @@ import batchpipe.common.json.Json;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class DeadLetterIT {
         // timeout, the template's rule, so that no message comes back while it is still being processed.
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"),
                 Map.of("WorkerTimeout", "1", "TasksVisibilityTimeout", "6", "WorkerSafetyMarginMs", "300", "MaxReceiveCount", "3"));
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), template, "dlqit", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(template, "dlqit")) {
             stack.useForThisProcess();
             String tasks = stack.ref("TasksQueue");
             String good = Json.write(Map.of("v", 1, "runId", "dlq-run", "taskId", "hash-000001", "kind", "hash",

@@ -12,6 +12,7 @@ import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.AfterEach;
@@ -58,7 +59,7 @@ class DeadLetterRecorderIT {
 
     @Test
     void taskKilledOnEveryDelivery_endsFailedThroughTheDeadLetterRecorderAndItsRunCompletes() throws Exception {
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), chaosTemplate(true), "dlrkill", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(chaosTemplate(true), "dlrkill")) {
             stack.useForThisProcess();
             Chaos.activate(Set.of(), 0, 1, false, "hash-000002");
             Demo.Outcome outcome;
@@ -86,7 +87,7 @@ class DeadLetterRecorderIT {
 
     @Test
     void taskRecordedButNeverCountedOnItsLastReceive_isCountedByTheDeadLetterRecorderAndItsRunCompletes() throws Exception {
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), chaosTemplate(false), "dlrcount", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(chaosTemplate(false), "dlrcount")) {
             stack.useForThisProcess();
             String runId;
             String bucket = stack.ref("DataBucket");
@@ -134,7 +135,7 @@ class DeadLetterRecorderIT {
 
     @Test
     void messagesThatBelongToNoRun_goToThePoisonQueueWithTheirReason() throws Exception {
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), chaosTemplate(false), "dlrpoison", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(chaosTemplate(false), "dlrpoison")) {
             stack.useForThisProcess();
             String deadLetters = stack.ref("TasksDeadLetterQueue");
             String orphan = "{\"v\":1,\"runId\":\"no-such-run\",\"taskId\":\"hash-000001\",\"kind\":\"hash\","

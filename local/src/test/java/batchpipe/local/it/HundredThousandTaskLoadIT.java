@@ -4,6 +4,7 @@ import batchpipe.local.chaos.Books;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.Tag;
@@ -41,7 +42,7 @@ class HundredThousandTaskLoadIT {
     void aHundredThousandTasks_eachRecordedAndCountedOnce() throws Exception {
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"),
                 Map.of("WorkerBatchSize", "100", "WorkerBatchingWindowSeconds", "1", "WorkerMaxConcurrency", "8"));
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), template, "load100k", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(template, "load100k")) {
             stack.useForThisProcess();
             PrintStream stdout = System.out;
             System.setOut(new PrintStream(OutputStream.nullOutputStream()));

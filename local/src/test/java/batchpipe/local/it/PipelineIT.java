@@ -5,6 +5,7 @@ import batchpipe.common.table.TableKeys;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class PipelineIT {
     @SuppressWarnings("unchecked")
     void demo_recordsEveryTaskOnceStoresEveryHashAndLeavesTheQueuesEmpty() throws Exception {
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of());
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), template, "pipeit", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(template, "pipeit")) {
             stack.useForThisProcess();
             Demo.Outcome outcome;
             try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {

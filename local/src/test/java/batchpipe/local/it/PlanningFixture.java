@@ -3,6 +3,7 @@ package batchpipe.local.it;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.RunPlanner;
@@ -45,8 +46,7 @@ final class PlanningFixture {
 
     /** A fresh local stack named {@code name}, used by this process, with {@code objects} one-line objects under {@code prefix}. */
     static LocalStack startWithObjects(String name, String prefix, int objects) throws Exception {
-        LocalStack stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
-                name, LocalStack.Ports.free());
+        LocalStack stack = SharedEmulators.stack(StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()), name);
         stack.useForThisProcess();
         String bucket = stack.ref("DataBucket");
         List<Future<?>> puts = new ArrayList<>();

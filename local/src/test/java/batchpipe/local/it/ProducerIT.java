@@ -6,6 +6,7 @@ import batchpipe.common.table.TableKeys;
 import batchpipe.local.runtime.InvocationResult;
 import batchpipe.local.runtime.LocalLambdaRuntime;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -34,8 +35,7 @@ class ProducerIT {
 
     @BeforeAll
     static void start() throws Exception {
-        stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
-                "prodit", LocalStack.Ports.free());
+        stack = SharedEmulators.stack(StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()), "prodit");
         stack.useForThisProcess();
         String bucket = stack.ref("DataBucket");
         List<Future<?>> puts = new ArrayList<>();

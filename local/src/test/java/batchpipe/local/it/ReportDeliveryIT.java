@@ -6,6 +6,7 @@ import batchpipe.common.json.Json;
 import batchpipe.common.table.ItemCodec;
 import batchpipe.common.table.TableKeys;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -85,8 +86,7 @@ class ReportDeliveryIT {
         awaitListening(port, Duration.ofSeconds(60));
         URI endpoint = URI.create("http://127.0.0.1:" + port);
 
-        stack = LocalStack.start(ProjectHome.find(), StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()),
-                "deliveryit", LocalStack.Ports.free());
+        stack = SharedEmulators.stack(StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of()), "deliveryit");
         stack.useForThisProcess();
         // DynamoDB stays on the local stack; S3 and EventBridge go to moto, through the SDK's own settings.
         for (String property : ENDPOINT_PROPERTIES) {

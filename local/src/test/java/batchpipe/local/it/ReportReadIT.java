@@ -8,6 +8,7 @@ import batchpipe.local.report.ReportFiles;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -50,7 +51,7 @@ class ReportReadIT {
     @BeforeAll
     void runAndWaitInAProcessOfItsOwn() throws Exception {
         Path home = ProjectHome.find();
-        stack = LocalStack.start(home, StackTemplate.load(home.resolve("template.yaml"), Map.of()), STACK, LocalStack.Ports.free());
+        stack = SharedEmulators.stack(StackTemplate.load(home.resolve("template.yaml"), Map.of()), STACK);
         stack.useForThisProcess();
         pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true);
 

@@ -9,6 +9,7 @@ import batchpipe.common.table.TableKeys;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.run.RunStore;
@@ -46,7 +47,7 @@ class SecretsIT {
     void passwordsAppearInNoLogRecordReasonOrReport() throws Exception {
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of());
         ByteArrayOutputStream logs = new ByteArrayOutputStream();
-        try (LocalStack stack = LocalStack.start(ProjectHome.find(), template, "secrets", LocalStack.Ports.free())) {
+        try (LocalStack stack = SharedEmulators.stack(template, "secrets")) {
             stack.useForThisProcess();
             RunStore runs = new RunStore(stack.dynamoDb(), stack.ref("RunsTable"));
             List<String> taskIds = List.of("hash-000001", "hash-000002", "hash-000003");

@@ -7,6 +7,7 @@ import batchpipe.common.table.ProgressShards;
 import batchpipe.local.demo.Demo;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -61,7 +62,7 @@ class ReportIT {
     @BeforeAll
     void runTheDemo() throws Exception {
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of());
-        stack = LocalStack.start(ProjectHome.find(), template, "reportit", LocalStack.Ports.free());
+        stack = SharedEmulators.stack(template, "reportit");
         stack.useForThisProcess();
         try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
             outcome = new Demo(pipeline).run(new Demo.Settings(3, 1_000, 3, 4, 4, 11, null, out.resolve("run"), true,

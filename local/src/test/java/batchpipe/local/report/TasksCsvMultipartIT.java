@@ -12,6 +12,7 @@ import batchpipe.common.run.TaskStatus;
 import batchpipe.common.run.WorkerInvocation;
 import batchpipe.common.run.WriteTimes;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.local.stack.SharedEmulators;
 import batchpipe.local.stack.ProjectHome;
 import batchpipe.local.template.StackTemplate;
 import org.junit.jupiter.api.AfterAll;
@@ -38,7 +39,7 @@ class TasksCsvMultipartIT {
     @BeforeAll
     void startTheStack() throws Exception {
         StackTemplate template = StackTemplate.load(ProjectHome.find().resolve("template.yaml"), Map.of());
-        stack = LocalStack.start(ProjectHome.find(), template, "multipartit", LocalStack.Ports.free());
+        stack = SharedEmulators.stack(template, "multipartit");
     }
 
     @AfterAll
