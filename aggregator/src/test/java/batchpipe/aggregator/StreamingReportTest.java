@@ -65,7 +65,7 @@ class StreamingReportTest {
         long createdAt = 1_764_000_000_000L;
         List<TaskRecord> tasks = tasks(random, createdAt);
         List<InvocationRecord> invocations = invocationRecords(tasks, random);
-        RunRecord run = new RunRecord(RUN_ID, "stream", "{\"toleratedFailurePercent\":5,\"scan\":[{},{}]}",
+        RunRecord run = new RunRecord(RUN_ID, "stream", "{\"toleratedFailurePercent\":5,\"scan\":[{\"bucket\":\"logs\"},{\"bucket\":\"more-logs\"}]}",
                 new Planned(16_000, 4_000, TASKS), 40_000, createdAt, "running", 25, (long) TASKS, null, List.of(), null, null,
                 createdAt + 900);
         List<ReportLine> lines = reportLines(tasks);
@@ -105,7 +105,7 @@ class StreamingReportTest {
         List<TaskRecord> tasks = tasks(random, createdAt).stream()
                 .map(t -> t.withProgressShard(Integer.parseInt(t.taskId().substring(5)) / 800)).toList();
         List<InvocationRecord> invocations = invocationRecords(tasks, random);
-        RunRecord run = new RunRecord(RUN_ID, "stream", "{\"toleratedFailurePercent\":5,\"scan\":[{},{}]}",
+        RunRecord run = new RunRecord(RUN_ID, "stream", "{\"toleratedFailurePercent\":5,\"scan\":[{\"bucket\":\"logs\"},{\"bucket\":\"more-logs\"}]}",
                 new Planned(16_000, 4_000, TASKS), 40_000, createdAt, "running", 25, (long) TASKS, null, List.of(), null, null,
                 createdAt + 900, 4, null);
         List<ReportLine> lines = reportLines(tasks);

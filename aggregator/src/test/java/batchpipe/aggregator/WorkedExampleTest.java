@@ -27,7 +27,7 @@ class WorkedExampleTest {
                 .build();
         TaskRecord scanB = task("scan-fedcba9876543210", "scan", "req-a", 1_200, 1_500).scanned(0, 0, 300_000_000L, 0).build();
         TaskRecord hash = task("hash-000001", "hash", "req-b", 1_300, 3_000).hashed(25, 10).build();
-        RunRecord run = new RunRecord("doc", null, "{\"scan\":[{\"bucket\":\"logs\",\"prefix\":\"app/\"}],\"hash\":{\"batches\":1,\"batchSize\":25}}",
+        RunRecord run = new RunRecord("doc", null, "{\"scan\":[{\"bucket\":\"logs\",\"prefix\":\"app/\"}],\"hash\":{\"batches\":1,\"batchSize\":25,\"cost\":10}}",
                 new Planned(2, 1, 3), 0, 1_000, null, 1, null, null, List.of(), null, null);
         List<ReportLine> lines = List.of(
                 // cold starts bill their INIT inside Billed Duration: ceil(Duration + Init Duration)

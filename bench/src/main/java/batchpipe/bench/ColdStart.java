@@ -1,6 +1,7 @@
 package batchpipe.bench;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.spec.RunSpec;
 import batchpipe.common.table.RunProgress;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.esm.SqsEventSourceMapping;
@@ -10,7 +11,6 @@ import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.FunctionDefinition;
 import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.RunPlanner;
-import batchpipe.producer.spec.RunSpec;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
@@ -278,10 +278,8 @@ final class ColdStart {
          */
         private Message plannedTask(String runId) {
             RunSpec spec = new RunSpec(runId, "cold-start", List.of(), new RunSpec.HashSpec(2, HASHES, HASH_COST, RunSpec.HashSpec.DEFAULT_PREFIX));
-            Map<String, Object> specJson = Map.of("runId", runId, "label", "cold-start",
-                    "hash", Map.of("batches", 2, "batchSize", HASHES, "cost", HASH_COST));
             RunPlanner.create(stack.s3(), stack.sqs(), stack.dynamoDb(), table, tasksQueueUrl, stack.ref("CompletionsQueue"), TaskLimits.defaults(), 1)
-                    .plan(spec, specJson, n -> { });
+                    .plan(spec, n -> { });
             List<Message> messages = new ArrayList<>();
             for (int attempt = 0; attempt < 5 && messages.size() < 2; attempt++) {
                 messages.addAll(stack.sqs().receiveMessage(b -> b.queueUrl(tasksQueueUrl).maxNumberOfMessages(10).waitTimeSeconds(2)

@@ -1,5 +1,7 @@
 package batchpipe.bench;
 
+import batchpipe.aggregator.Report;
+import batchpipe.aggregator.stats.RunFigures;
 import batchpipe.common.json.Json;
 import batchpipe.local.sample.SampleLogs;
 
@@ -8,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /** The demo's whole wall time against the same scans and hashes run alone: what the pipeline itself costs. */
 final class DemoBench {
@@ -19,7 +20,6 @@ final class DemoBench {
         this.context = context;
     }
 
-    @SuppressWarnings("unchecked") // report.json read back for three figures: JSON of the report's own shape, not typed here
     void measure() throws Exception {
         Findings findings = context.findings();
         ProcessRunner processes = context.processes();
@@ -39,7 +39,7 @@ final class DemoBench {
         findings.command(String.join(" ", hash));
         findings.command(context.script() + " demo --out " + workDir.resolve("demo-out-N"));
         List<Double> alone = new ArrayList<>(), demo = new ArrayList<>(), window = new ArrayList<>();
-        Map<String, Object> lastReport = null;
+        RunFigures lastReport = null;
         String lastTimeLine = null;
         int runs = context.settings().runs();
         for (int r = 0; r < runs; r++) {
@@ -53,8 +53,8 @@ final class DemoBench {
             lastTimeLine = d.stdout().lines().map(String::strip).filter(l -> l.startsWith("time:")).findFirst().orElse(lastTimeLine);
             Path reportFile = outDir.resolve("report.json");
             if (Files.isRegularFile(reportFile)) {
-                lastReport = Json.parseObject(Files.readString(reportFile));
-                window.add(((Number) ((Map<String, Object>) lastReport.get("window")).get("seconds")).doubleValue());
+                lastReport = Report.fromJson(Files.readString(reportFile), reportFile.toString()).figures();
+                window.add(lastReport.window().seconds());
             }
             context.out().printf(Locale.ROOT, "demo %.2f s, alone %.2f s%n", d.seconds(), a);
         }
@@ -66,13 +66,12 @@ final class DemoBench {
         if (!window.isEmpty()) {
             double wm = Stats.median(window);
             findings.figure("demo run window (report.json: run created to last task finished)", Format.fixed(wm) + " s", Format.seconds(window));
-            Map<String, Object> overall = (Map<String, Object>) lastReport.get("overall");
-            Map<String, Object> latency = (Map<String, Object>) overall.get("latency");
+            RunFigures.Group overall = lastReport.overall();
             findings.note(String.format(Locale.ROOT, "Where the demo's time goes (medians): %.1f s of %.1f s is outside the run window "
                             + "(JVM start, starting ElasticMQ/S3Proxy/dynalite, seeding the bucket, the report); the run window itself is %.1f s "
                             + "vs %.1f s for the scans and hashes alone. Last run's report.json: task duration ms %s, queue wait ms %s, "
-                            + "cold starts %s, DynamoDB %s.", dm - wm, dm, wm, am, compact(latency.get("taskDurationMs")),
-                    compact(latency.get("queueWaitMs")), compact(overall.get("coldStarts")), compact(overall.get("dynamoDb"))));
+                            + "cold starts %s, DynamoDB %s.", dm - wm, dm, wm, am, compact(overall.latency().taskDurationMs()),
+                    compact(overall.latency().queueWaitMs()), compact(overall.coldStarts()), compact(overall.dynamoDb())));
         }
         if (lastTimeLine != null) {
             findings.note("The last demo's own account of its wall time: " + lastTimeLine.substring("time:".length()).strip() + ".");

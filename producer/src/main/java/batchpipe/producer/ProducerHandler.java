@@ -4,18 +4,20 @@ import batchpipe.common.aws.AwsClients;
 import batchpipe.common.config.FunctionEnvironment;
 import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
+import batchpipe.common.json.JsonFields;
 import batchpipe.common.log.InvocationLog;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.sqs.SqsEventJson;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.run.RunHost;
+import batchpipe.common.spec.InvalidRunSpecException;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.plan.RemainingTime;
 import batchpipe.producer.priming.ProducerPriming;
 import batchpipe.producer.run.RunStore;
-import batchpipe.producer.spec.InvalidRunSpecException;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent.SQSMessage;
@@ -72,7 +74,7 @@ public final class ProducerHandler implements RequestStreamHandler {
     }
 
     private byte[] plan(byte[] event, RemainingTime remaining, String requestId) {
-        Map<String, Object> specJson;
+        Map<String, Object> specJson; // JSON edge: the event, parsed once to tell a run spec from a batch of continuations
         try {
             specJson = Json.parseObject(new String(event, StandardCharsets.UTF_8));
         } catch (JsonException e) {
@@ -82,8 +84,8 @@ public final class ProducerHandler implements RequestStreamHandler {
             return continuePlanning(event, remaining);
         }
         RunSpec spec = parser.parse(specJson);
-        RunPlanner.PlanResult result = planner.plan(spec, specJson, sent -> { }, remaining, requestId);
-        return Json.write(result.toJson()).getBytes(StandardCharsets.UTF_8);
+        PlanResult result = planner.plan(spec, sent -> { }, remaining, requestId);
+        return result.toJson().getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -92,7 +94,7 @@ public final class ProducerHandler implements RequestStreamHandler {
      * instead, so that a person sees a run that cannot complete rather than one that waits for ever.
      */
     private byte[] continuePlanning(byte[] event, RemainingTime remaining) {
-        List<Map<String, Object>> results = new ArrayList<>();
+        List<PlanResult> results = new ArrayList<>();
         for (SQSMessage message : SqsEventJson.records(event)) {
             String runId = PlanningContinuations.runIdOf(message.getBody());
             if (runId == null) {
@@ -100,7 +102,7 @@ public final class ProducerHandler implements RequestStreamHandler {
                 continue;
             }
             try {
-                results.add(planner.resume(runId, remaining).toJson());
+                results.add(planner.resume(runId, remaining));
             } catch (RuntimeException e) {
                 int receives = ReceiveCounts.of(message);
                 if (receives < planningMaxReceives) throw e;
@@ -109,7 +111,7 @@ public final class ProducerHandler implements RequestStreamHandler {
                 runs.markPlanningFailed(runId, "planning stopped after " + receives + " attempts: " + e.getMessage());
             }
         }
-        return Json.write(Map.of("continued", results)).getBytes(StandardCharsets.UTF_8);
+        return Json.write(new JsonFields().put("continued", results)).getBytes(StandardCharsets.UTF_8);
     }
 
     /** SQS's receive count of a message; 1 when it gave none (never taken for a last receive). */

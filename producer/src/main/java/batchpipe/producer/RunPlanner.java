@@ -1,8 +1,8 @@
 package batchpipe.producer;
 
-import batchpipe.common.json.Json;
 import batchpipe.common.log.StructuredLog;
 import batchpipe.common.run.PlanCursor;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.RunPartitions;
@@ -11,6 +11,8 @@ import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.common.run.RunHost;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
@@ -19,8 +21,6 @@ import batchpipe.producer.plan.PlanPager;
 import batchpipe.producer.plan.RemainingTime;
 import batchpipe.producer.run.CompletionNotice;
 import batchpipe.producer.run.RunStore;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -29,7 +29,6 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
@@ -117,30 +116,9 @@ public final class RunPlanner {
                 runHost);
     }
 
-    /**
-     * The producer's response.
-     *
-     * @param continued whether planning goes on in another invocation (the counts are then those planned so far)
-     */
-    public record PlanResult(String runId, long plannedScan, long plannedHash, long enqueued, double seconds, boolean continued) {
-        public PlanResult(String runId, long plannedScan, long plannedHash, long enqueued, double seconds) {
-            this(runId, plannedScan, plannedHash, enqueued, seconds, false);
-        }
-
-        public Map<String, Object> toJson() {
-            Map<String, Object> json = new LinkedHashMap<>();
-            json.put("runId", runId);
-            json.put("planned", Map.of("scan", plannedScan, "hash", plannedHash));
-            json.put("enqueued", enqueued);
-            json.put("seconds", seconds);
-            if (continued) json.put("continued", true);
-            return json;
-        }
-    }
-
     /** Plans a run in one go, with no time limit (the CLI). */
-    public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress) {
-        return plan(spec, specJson, enqueueProgress, RemainingTime.UNLIMITED);
+    public PlanResult plan(RunSpec spec, LongConsumer enqueueProgress) {
+        return plan(spec, enqueueProgress, RemainingTime.UNLIMITED);
     }
 
     /**
@@ -149,18 +127,17 @@ public final class RunPlanner {
      * is marked enqueue-failed and the failure thrown). A failure before the run is recorded is thrown: nothing
      * was written, so the invocation may be retried (docs/SCALE.md, "The first invocation").
      */
-    public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress, RemainingTime remaining) {
-        return plan(spec, specJson, enqueueProgress, remaining, null);
+    public PlanResult plan(RunSpec spec, LongConsumer enqueueProgress, RemainingTime remaining) {
+        return plan(spec, enqueueProgress, remaining, null);
     }
 
     /**
-     * {@link #plan(RunSpec, Map, LongConsumer, RemainingTime)} for the Lambda invocation {@code requestId}
+     * {@link #plan(RunSpec, LongConsumer, RemainingTime)} for the Lambda invocation {@code requestId}
      * (null: none, the CLI's case). A retry of that invocation, which Lambda makes with the same request
      * id, goes on with the run the first attempt recorded, from its cursor, instead of planning a second
      * run; if the first attempt died before recording it, the retry records it under the id it chose.
      */
-    public PlanResult plan(RunSpec spec, Map<String, Object> specJson, LongConsumer enqueueProgress, RemainingTime remaining,
-                           String requestId) {
+    public PlanResult plan(RunSpec spec, LongConsumer enqueueProgress, RemainingTime remaining, String requestId) {
         long started = System.nanoTime();
         Instant now = clock.instant();
         String runId = spec.runId() != null ? spec.runId() : TaskIds.newRunId(now);
@@ -195,7 +172,7 @@ public final class RunPlanner {
         }
         int partitions = PartitionSizing.partitions(load(spec, listed.scan()), workerMaxConcurrency);
         RunSpec.HashSpec hash = spec.hash();
-        RunRecord record = RunRecord.planning(runId, spec.label(), Json.write(specJson),
+        RunRecord record = RunRecord.planning(runId, spec.label(), spec.toJson(),
                 hash == null ? 0 : (long) hash.batches() * hash.batchSize(), now.toEpochMilli(), partitions, spec.sweepId());
         runs.create(host == null ? record : record.withHost(host.apply(now.toEpochMilli())));
         RunPartitions layout = RunPartitions.of(runId, partitions);
@@ -246,7 +223,7 @@ public final class RunPlanner {
             announceIfComplete(runId, stored);
             return new PlanResult(runId, run.planned().scan(), run.planned().hash(), run.enqueued() == null ? 0 : run.enqueued(), seconds(started));
         }
-        RunSpec spec = parser.parse(Json.parseObject(run.spec()));
+        RunSpec spec = parser.parse(run.spec());
         long[] sent = {0};
         return planFrom(runId, spec, run.layout(), run.planning(), remaining, started, sent, new PlanCursor[] {run.planning()}, n -> { });
     }

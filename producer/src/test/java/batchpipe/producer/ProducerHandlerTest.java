@@ -1,8 +1,8 @@
 package batchpipe.producer;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.spec.InvalidRunSpecException;
 import batchpipe.common.task.TaskLimits;
-import batchpipe.producer.spec.InvalidRunSpecException;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -1,8 +1,10 @@
 package batchpipe.producer;
 
 import batchpipe.common.run.PlanCursor;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.run.RunHost;
 import batchpipe.common.run.RunRecord;
+import batchpipe.common.spec.RunSpec;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.ScanMatch;
 import batchpipe.common.task.ScanTask;
@@ -16,7 +18,6 @@ import batchpipe.producer.listing.ObjectLister;
 import batchpipe.producer.plan.RemainingTime;
 import batchpipe.producer.run.CompletionNotice;
 import batchpipe.producer.run.RunStore;
-import batchpipe.producer.spec.RunSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
@@ -122,7 +123,7 @@ class RunPlannerTest {
     void plan_checksSourcesThenRecordsTheRunThenWritesEachPagesShardsBeforeItsTasksAndMovesTheCursorAfter() {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
-        planner.plan(new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")), Map.of(), n -> { });
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")), n -> { });
 
         InOrder order = inOrder(lister, runs, publisher);
         order.verify(lister).checkListable(SOURCE);
@@ -138,14 +139,15 @@ class RunPlannerTest {
     }
 
     @Test
-    void plan_recordsARunWithItsPartitionsAndACursorAtTheStartAndNoShardCountYet() {
+    void plan_recordsARunWithItsPartitionsItsSpecsJsonAndACursorAtTheStartAndNoShardCountYet() {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
-        planner.plan(new RunSpec("r1", "nightly", List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")),
-                Map.of("runId", "r1"), n -> { });
+        planner.plan(new RunSpec("r1", "nightly", List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")), n -> { });
 
         RunRecord record = runRecord("r1");
-        assertThat(record).isEqualTo(RunRecord.planning("r1", "nightly", "{\"runId\":\"r1\"}", 12, NOW_MILLIS, 1));
+        String storedSpec = "{\"runId\":\"r1\",\"label\":\"nightly\",\"scan\":[{\"bucket\":\"bucket-a\",\"prefix\":\"logs/\",\"countBy\":[\"level\"],"
+                + "\"match\":{\"contains\":\"ERROR\"}}],\"hash\":{\"batches\":3,\"batchSize\":4,\"cost\":5,\"prefix\":\"password_\"}}";
+        assertThat(record).isEqualTo(RunRecord.planning("r1", "nightly", storedSpec, 12, NOW_MILLIS, 1));
         assertThat(record.planning()).isEqualTo(PlanCursor.START);
         assertThat(record.toItem()).doesNotContainKey("shards").containsEntry("partitions", AttributeValue.fromN("1"));
     }
@@ -159,7 +161,7 @@ class RunPlannerTest {
         planner.recordingHost(at -> {
             askedAt.add(at);
             return host;
-        }).plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        }).plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         assertThat(runRecord("r1").host()).isEqualTo(host);
         assertThat(askedAt).containsExactly(NOW_MILLIS);
@@ -169,7 +171,7 @@ class RunPlannerTest {
     void plan_recordsNoHostByDefault() {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
 
-        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         assertThat(runRecord("r1").host()).isNull();
     }
@@ -178,7 +180,7 @@ class RunPlannerTest {
     void plan_namesEachTasksProgressShardInItsMessageAndPlansThatShardsCount() {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
-        planner.plan(new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")), Map.of(), n -> { });
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(3, 4, 5, "password_")), n -> { });
 
         Map<String, Integer> shardOf = new HashMap<>();
         for (TaskPublisher.Message m : publishedMessages()) {
@@ -193,7 +195,7 @@ class RunPlannerTest {
     void plan_usesDeterministicTaskIds() throws Exception {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         assertThat(result.plannedScan()).isEqualTo(2);
         assertThat(publishedTasks()).containsExactly(
@@ -208,7 +210,7 @@ class RunPlannerTest {
         when(lister.page(wide, null)).thenReturn(listed(false, "logs/a.json", "logs/b.json"));
         when(lister.page(narrow, null)).thenReturn(listed(false, "logs/a.json"));
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(wide, narrow), null), Map.of(), n -> { });
+        PlanResult result = planner.plan(new RunSpec("r1", null, List.of(wide, narrow), null), n -> { });
 
         assertThat(result.plannedScan()).isEqualTo(2);
         assertThat(publishedTasks()).extracting(Task::taskId).containsExactly(SCAN_A, SCAN_B);
@@ -219,7 +221,7 @@ class RunPlannerTest {
         when(lister.page(SOURCE, null)).thenReturn(listed(true, "logs/a.json", "logs/skip/"));
         when(lister.page(SOURCE, "logs/skip/")).thenReturn(listed(false, "logs/b.json"));
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         assertThat(result.plannedScan()).isEqualTo(2);
         assertThat(publishedTasks()).extracting(Task::taskId).containsExactly(SCAN_A, SCAN_B);
@@ -228,7 +230,7 @@ class RunPlannerTest {
 
     @Test
     void plan_makesHashBatchesOverDisjointIndexRanges() throws Exception {
-        planner.plan(new RunSpec("r1", null, List.of(), new RunSpec.HashSpec(3, 4, 5, "pw_")), Map.of(), n -> { });
+        planner.plan(new RunSpec("r1", null, List.of(), new RunSpec.HashSpec(3, 4, 5, "pw_")), n -> { });
 
         assertThat(publishedTasks()).containsExactly(
                 new HashTask("r1", "hash-000001", NOW, 5, 4, "pw_", 1, null),
@@ -245,10 +247,10 @@ class RunPlannerTest {
     void plan_returnsPlannedAndEnqueuedCountsAndEndsPlanningWithThem() {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
 
-        RunPlanner.PlanResult result = planner.plan(
-                new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(2, 10, 4, "password_")), Map.of(), n -> { });
+        PlanResult result = planner.plan(
+                new RunSpec("r1", null, List.of(SOURCE), new RunSpec.HashSpec(2, 10, 4, "password_")), n -> { });
 
-        assertThat(result).isEqualTo(new RunPlanner.PlanResult("r1", 1, 2, 3, result.seconds()));
+        assertThat(result).isEqualTo(new PlanResult("r1", 1, 2, 3, result.seconds()));
         assertThat(finishedAt()).isEqualTo(new PlanCursor(2, 2, null, 0, 1, 2, 2, Map.of()));
     }
 
@@ -256,7 +258,7 @@ class RunPlannerTest {
     void plan_withAnEmptyListingEndsPlanningWithNoTasksAndSendsNothing() {
         when(lister.page(SOURCE, null)).thenReturn(listed(false));
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         assertThat(result.plannedScan()).isZero();
         assertThat(result.enqueued()).isZero();
@@ -267,8 +269,8 @@ class RunPlannerTest {
 
     @Test
     void plan_makesANewTimeSortableRunIdWhenTheSpecHasNone() {
-        RunPlanner.PlanResult result = planner.plan(
-                new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")), Map.of(), n -> { });
+        PlanResult result = planner.plan(
+                new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")), n -> { });
 
         assertThat(result.runId()).matches("20261130T010203Z-[0-9a-f]{6}");
         verify(runs).create(argThat(r -> r.runId().equals(result.runId())));
@@ -284,7 +286,7 @@ class RunPlannerTest {
         RunSpec.ScanSource source = new RunSpec.ScanSource("bucket-a", "logs/", null, null, List.of("level", "status"), null);
         when(lister.page(source, "logs/a.json")).thenReturn(listed(false, "logs/b.json"));
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec(null, null, List.of(source), null), Map.of(), n -> { },
+        PlanResult result = planner.plan(new RunSpec(null, null, List.of(source), null), n -> { },
                 RemainingTime.UNLIMITED, "req-1");
 
         assertThat(result.runId()).isEqualTo("r-first");
@@ -298,8 +300,7 @@ class RunPlannerTest {
         when(runs.claimForInvocation(eq("req-1"), anyString(), eq(NOW_MILLIS))).thenReturn("r-first");
         when(runs.read("r-first")).thenReturn(null);
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
-                Map.of(), n -> { }, RemainingTime.UNLIMITED, "req-1");
+        PlanResult result = planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")), n -> { }, RemainingTime.UNLIMITED, "req-1");
 
         assertThat(result.runId()).isEqualTo("r-first");
         verify(runs).create(argThat(r -> r.runId().equals("r-first")));
@@ -312,8 +313,7 @@ class RunPlannerTest {
         when(runs.claimForInvocation(eq("req-1"), anyString(), eq(NOW_MILLIS))).thenReturn("r-first");
         when(runs.read("r-first")).thenReturn(failed.toItem());
 
-        assertThatThrownBy(() -> planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
-                Map.of(), n -> { }, RemainingTime.UNLIMITED, "req-1"))
+        assertThatThrownBy(() -> planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")), n -> { }, RemainingTime.UNLIMITED, "req-1"))
                 .hasMessageContaining("r-first").hasMessageContaining("SQS refused").hasMessageContaining("not planned again");
         verify(runs, never()).create(any(RunRecord.class));
         verifyNoInteractions(publisher);
@@ -323,8 +323,7 @@ class RunPlannerTest {
     void plan_aFirstAttemptClaimsItsRequestIdForTheRunItRecords() {
         when(runs.claimForInvocation(eq("req-1"), anyString(), eq(NOW_MILLIS))).thenAnswer(i -> i.getArgument(1));
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
-                Map.of(), n -> { }, RemainingTime.UNLIMITED, "req-1");
+        PlanResult result = planner.plan(new RunSpec(null, null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")), n -> { }, RemainingTime.UNLIMITED, "req-1");
 
         verify(runs).claimForInvocation("req-1", result.runId(), NOW_MILLIS);
         verify(runs).create(argThat(r -> r.runId().equals(result.runId())));
@@ -335,8 +334,7 @@ class RunPlannerTest {
     void plan_sendsNothingWhenTheRunAlreadyExists() {
         doThrow(new RunStore.RunExistsException("r1")).when(runs).create(any(RunRecord.class));
 
-        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")),
-                Map.of(), n -> { }))
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(), new RunSpec.HashSpec(1, 1, 4, "password_")), n -> { }))
                 .isInstanceOf(RunStore.RunExistsException.class);
         verify(runs, never()).planPageShards(any(), any(), any());
         verifyNoInteractions(publisher);
@@ -346,7 +344,7 @@ class RunPlannerTest {
     void plan_writesNothingWhenASourceCannotBeListed() {
         doThrow(new IllegalArgumentException("bucket 'bucket-a' does not exist; nothing was written or sent")).when(lister).checkListable(SOURCE);
 
-        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { }))
                 .hasMessage("bucket 'bucket-a' does not exist; nothing was written or sent");
         verifyNoInteractions(runs, publisher);
     }
@@ -356,7 +354,7 @@ class RunPlannerTest {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
         when(publisher.publish(anyList(), any())).thenThrow(new IllegalStateException("SQS said no"));
 
-        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { }))
                 .hasMessage("SQS said no");
         verify(runs).markEnqueueFailed("r1", 0, "SQS said no");
         verify(runs, never()).advance(anyString(), anyLong(), any());
@@ -368,7 +366,7 @@ class RunPlannerTest {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
         when(publisher.publish(anyList(), any())).thenThrow(new IllegalStateException("SQS said no"));
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         assertThat(result.continued()).isTrue();
         assertThat(result.plannedScan()).as("planned so far: no page was committed").isZero();
@@ -385,7 +383,7 @@ class RunPlannerTest {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
         when(publisher.publish(anyList(), any())).thenThrow(new IllegalStateException("SQS said no"));
 
-        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { }))
                 .hasMessage("SQS said no")
                 .satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage).containsExactly("planning queue unreachable"));
         verify(runs).markEnqueueFailed("r1", 0, "SQS said no");
@@ -396,7 +394,7 @@ class RunPlannerTest {
         when(continuations.configured()).thenReturn(true);
         when(lister.page(SOURCE, null)).thenThrow(new IllegalStateException("S3 throttled"));
 
-        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }))
+        assertThatThrownBy(() -> planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { }))
                 .hasMessage("S3 throttled");
         verify(runs, never()).create(any(RunRecord.class));
         verify(continuations, never()).send(anyString());
@@ -409,10 +407,10 @@ class RunPlannerTest {
         // enough time for the first page only
         RemainingTime remaining = () -> checks.incrementAndGet() <= 1 ? MARGIN_MS : MARGIN_MS - 1;
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { }, remaining);
+        PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { }, remaining);
 
         assertThat(result.continued()).isTrue();
-        assertThat(result.toJson()).containsEntry("continued", true);
+        assertThat(batchpipe.common.json.Json.parseObject(result.toJson())).containsEntry("continued", true);
         assertThat(result.plannedScan()).isEqualTo(1);
         verify(continuations).send("r1");
         verify(runs).advance(eq("r1"), eq(0L), argThat(c -> c.after().equals("logs/a.json") && c.sourcePlanned() == 1));
@@ -428,7 +426,7 @@ class RunPlannerTest {
         RunSpec.ScanSource source = new RunSpec.ScanSource("bucket-a", "logs/", null, null, List.of("level", "status"), null);
         when(lister.page(source, "logs/a.json")).thenReturn(listed(false, "logs/b.json"));
 
-        RunPlanner.PlanResult result = planner.resume("r1", RemainingTime.UNLIMITED);
+        PlanResult result = planner.resume("r1", RemainingTime.UNLIMITED);
 
         assertThat(publishedTasks()).extracting(Task::taskId).containsExactly(SCAN_B);
         assertThat(codecShard(publishedMessages().get(0))).isEqualTo(1);
@@ -448,7 +446,7 @@ class RunPlannerTest {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
         when(runs.advance(anyString(), anyLong(), any())).thenReturn(false);
 
-        RunPlanner.PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        PlanResult result = planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         assertThat(result.continued()).isTrue();
         verify(runs, never()).finishPlanning(anyString(), any(), anyLong());
@@ -461,7 +459,7 @@ class RunPlannerTest {
         when(runs.finishPlanning(anyString(), any(), anyLong())).thenReturn(Map.of(
                 "shards", AttributeValue.fromN("1"), "completeShards", AttributeValue.fromSs(List.of("0"))));
 
-        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         verify(completions).announce("r1", null, NOW_MILLIS);
     }
@@ -471,19 +469,8 @@ class RunPlannerTest {
         when(lister.page(SOURCE, null)).thenReturn(listed(false, "logs/a.json"));
         when(runs.finishPlanning(anyString(), any(), anyLong())).thenReturn(Map.of("shards", AttributeValue.fromN("1")));
 
-        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), Map.of(), n -> { });
+        planner.plan(new RunSpec("r1", null, List.of(SOURCE), null), n -> { });
 
         verifyNoInteractions(completions);
-    }
-
-    @Test
-    void planResult_toJsonHasTheDocumentedShape() {
-        Map<String, Object> json = new RunPlanner.PlanResult("r1", 2540, 40, 2580, 1.25).toJson();
-
-        assertThat(json).containsExactly(
-                Map.entry("runId", "r1"),
-                Map.entry("planned", Map.of("scan", 2540L, "hash", 40L)),
-                Map.entry("enqueued", 2580L),
-                Map.entry("seconds", 1.25));
     }
 }

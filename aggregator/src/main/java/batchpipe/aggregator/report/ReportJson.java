@@ -171,7 +171,7 @@ public final class ReportJson {
      * The object under {@code name} as parsed, for a part of the report whose shape is a user's file
      * (the price table it was priced with), shown as it is and never read field by field.
      */
-    @SuppressWarnings("unchecked") // field() checked that it is an object, which Json parses as Map<String, Object>
+    @SuppressWarnings("unchecked") // JSON edge: field() checked that it is an object, which Json parses as Map<String, Object>
     public Map<String, Object> asWritten(String name) {
         return (Map<String, Object>) field(name).value;
     }
@@ -180,7 +180,7 @@ public final class ReportJson {
         return path.isEmpty() ? "the top level" : "'" + path + "'";
     }
 
-    @SuppressWarnings("unchecked") // Json parses every object as Map<String, Object>
+    @SuppressWarnings("unchecked") // JSON edge: the report.json read here; Json parses every object as Map<String, Object>
     private Map<String, Object> object() {
         if (!(value instanceof Map<?, ?> map)) throw problemHere("an object");
         return (Map<String, Object>) map;

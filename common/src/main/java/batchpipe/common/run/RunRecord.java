@@ -13,7 +13,8 @@ import java.util.Map;
  * updated in place (enqueued, complete shards, the completion claim, the final status). Attribute names
  * and number forms are those runs have always had, so earlier runs read back the same.
  *
- * @param spec              the run spec as JSON, as the producer accepted it
+ * @param spec              the run spec as the producer accepted it, in its JSON form ({@code RunSpec.toJson}; a run
+ *                          stored before kept the spec as its event gave it, which {@code RunSpec.fromJson} reads the same)
  * @param hashesPlanned     passwords to hash (batches x batch size)
  * @param createdAt         when the producer created the record (epoch ms), before listing and sending
  * @param status            {@code running}, {@code empty}, {@code enqueue-failed} or {@code complete}

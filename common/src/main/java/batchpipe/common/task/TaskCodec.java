@@ -65,14 +65,7 @@ public final class TaskCodec {
                 body.put("bucket", scan.bucket());
                 body.put("key", scan.key());
                 body.put("countBy", scan.countBy());
-                if (scan.match() instanceof ScanMatch.Contains c) {
-                    body.put("match", Map.of("contains", c.text()));
-                } else if (scan.match() instanceof ScanMatch.FieldEquals f) {
-                    Map<String, Object> match = new LinkedHashMap<>();
-                    match.put("field", f.field());
-                    match.put("equals", f.equals());
-                    body.put("match", match);
-                }
+                if (scan.match() != null) body.put("match", scan.match());
             }
             case HashTask hash -> {
                 body.put("cost", hash.cost());

@@ -9,6 +9,8 @@ package batchpipe.common.task;
 public record TaskLimits(int maxHashCost) {
     public static final int MIN_HASH_COST = 4;
     public static final int DEFAULT_MAX_HASH_COST = 14;
+    /** The highest MAX_HASH_COST a stack may set: bcrypt's own highest cost. */
+    public static final int HIGHEST_MAX_HASH_COST = 31;
     public static final int MAX_HASH_COUNT = 1_000;
     /** SQS's own limit on a message body. */
     public static final int MAX_MESSAGE_BYTES = 256 * 1024;
@@ -21,9 +23,9 @@ public record TaskLimits(int maxHashCost) {
     public static final int MAX_PREFIX_LENGTH = 64;
 
     public TaskLimits {
-        if (maxHashCost < MIN_HASH_COST || maxHashCost > 31) {
+        if (maxHashCost < MIN_HASH_COST || maxHashCost > HIGHEST_MAX_HASH_COST) {
             throw new IllegalArgumentException("MAX_HASH_COST is " + maxHashCost + "; it must be between "
-                    + MIN_HASH_COST + " and 31");
+                    + MIN_HASH_COST + " and " + HIGHEST_MAX_HASH_COST);
         }
     }
 

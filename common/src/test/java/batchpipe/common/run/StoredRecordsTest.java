@@ -1,6 +1,10 @@
 package batchpipe.common.run;
 
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.table.DynamoDbJson;
+import batchpipe.common.task.ScanMatch;
+import batchpipe.common.task.TaskLimits;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -45,6 +49,19 @@ class StoredRecordsTest {
         assertThat(run.planned()).isEqualTo(new Planned(4, 3, 7));
         assertThat(run.completionSentBy()).isNotNull();
         assertThat(comparable(run.toItem())).isEqualTo(comparable(item));
+    }
+
+    @Test
+    void theStoredRunsSpec_asTheProducerStoredTheEventThen_readsIntoTheTypedSpec() throws IOException {
+        Map<String, AttributeValue> item = stored().stream().filter(i -> i.get("sk").s().equals("run")).findFirst().orElseThrow();
+        String stored = RunRecord.fromItem(item).spec();
+
+        RunSpec spec = RunSpec.fromJson(stored);
+
+        assertThat(spec).isEqualTo(new RunSpec("golden-1", "golden <b>run</b>", List.of(new RunSpec.ScanSource("batchpipe-databucket", "logs/",
+                ".zst", null, List.of("level", "http.status"), new ScanMatch.Contains("timeout"))), new RunSpec.HashSpec(3, 5, 6, null), 5));
+        // as the planner reads it again to go on planning
+        assertThat(new RunSpecParser(TaskLimits.defaults()).parse(stored)).isEqualTo(spec);
     }
 
     @Test

@@ -1,15 +1,16 @@
 package batchpipe.local.chaos;
 
-import batchpipe.common.json.Json;
+import batchpipe.common.spec.RunSpec;
 import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.RunPartitions;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.TableKeys;
+import batchpipe.common.task.HashTask;
 import batchpipe.common.task.TaskIds;
 import batchpipe.local.stack.LocalStack;
+import batchpipe.producer.listing.ObjectLister;
 import org.mindrot.jbcrypt.BCrypt;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 import batchpipe.local.run.RunWatcher;
 import batchpipe.local.runtime.LocalPipeline;
@@ -138,9 +139,9 @@ public final class Books {
             return new Audit(0, Map.of(), counters, counted.size(), 0, 0, List.of(), List.of("run " + runId + " has no run record"),
                     layout.itemPks().size(), 0);
         }
-        Map<String, Object> spec = Json.parseObject(run.get("spec").s());
-        Map<String, Integer> plannedHashSizes = new LinkedHashMap<>();
-        Set<String> planned = plannedTaskIds(stack, runId, spec, plannedHashSizes);
+        RunSpec spec = RunSpec.fromJson(run.get("spec").s());
+        Map<String, HashTask> plannedHashTasks = new LinkedHashMap<>();
+        Set<String> planned = plannedTaskIds(stack, runId, spec, plannedHashTasks);
         if (planned.size() != plannedFromShards) {
             problems.add("the spec plans " + planned.size() + " tasks but the progress shards planned " + plannedFromShards);
         }
@@ -170,23 +171,23 @@ public final class Books {
             problems.add("counters by status " + counters + " differ from records by status " + byStatus);
         }
         long hashItems = 0;
-        for (Map.Entry<String, Integer> batch : plannedHashSizes.entrySet()) {
-            Map<String, AttributeValue> record = records.get(batch.getKey());
-            List<Map<String, AttributeValue>> items = hashes.getOrDefault(batch.getKey(), List.of());
+        for (HashTask batch : plannedHashTasks.values()) {
+            Map<String, AttributeValue> record = records.get(batch.taskId());
+            List<Map<String, AttributeValue>> items = hashes.getOrDefault(batch.taskId(), List.of());
             hashItems += items.size();
             if (record == null || !"done".equals(record.get("status").s())) continue;
-            long start = hashStart(batch.getKey(), batch.getValue());
+            long start = batch.start();
             Set<Long> indexes = new TreeSet<>();
             for (Map<String, AttributeValue> item : items) {
                 long index = Long.parseLong(item.get("index").n());
-                if (index < start || index >= start + batch.getValue() || !indexes.add(index)) {
-                    problems.add("hash task " + batch.getKey() + " has a stray or duplicate item at index " + index);
-                } else if (!BCrypt.checkpw(hashPrefix(spec) + String.format(Locale.ROOT, "%06d", index), item.get("hash").s())) {
-                    problems.add("hash item " + batch.getKey() + "#" + index + " does not verify");
+                if (index < start || index >= start + batch.count() || !indexes.add(index)) {
+                    problems.add("hash task " + batch.taskId() + " has a stray or duplicate item at index " + index);
+                } else if (!BCrypt.checkpw(batch.input((int) (index - start)), item.get("hash").s())) {
+                    problems.add("hash item " + batch.taskId() + "#" + index + " does not verify");
                 }
             }
-            if (indexes.size() != batch.getValue()) {
-                problems.add("hash task " + batch.getKey() + " is done with " + indexes.size() + " of " + batch.getValue() + " hash items");
+            if (indexes.size() != batch.count()) {
+                problems.add("hash task " + batch.taskId() + " is done with " + indexes.size() + " of " + batch.count() + " hash items");
             }
         }
         long deadLettered = 0;
@@ -220,38 +221,24 @@ public final class Books {
         if (messages > 0) problems.add(String.format(Locale.ROOT, problem, messages));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Set<String> plannedTaskIds(LocalStack stack, String runId, Map<String, Object> spec, Map<String, Integer> hashSizes) {
+    /**
+     * The tasks the spec plans, as the producer plans them: each source's objects as its lister gives them (its
+     * suffix, no folder markers or empty objects, at most maxObjects), a key that two sources name once, and the
+     * hash batches, which go into {@code hashTasks} by task id.
+     */
+    private static Set<String> plannedTaskIds(LocalStack stack, String runId, RunSpec spec, Map<String, HashTask> hashTasks) {
         Set<String> planned = new TreeSet<>();
-        for (Object entry : (List<Object>) spec.getOrDefault("scan", List.of())) {
-            Map<String, Object> source = (Map<String, Object>) entry;
-            String bucket = (String) source.get("bucket");
-            String prefix = (String) source.getOrDefault("prefix", "");
-            String suffix = (String) source.get("suffix");
-            for (S3Object object : stack.s3().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
-                if (object.key().endsWith("/") || object.size() == 0 || (suffix != null && !object.key().endsWith(suffix))) continue;
-                planned.add(TaskIds.scanTaskId(runId, bucket, object.key()));
-            }
+        ObjectLister lister = new ObjectLister(stack.s3());
+        for (RunSpec.ScanSource source : spec.scan()) {
+            lister.forEachScannable(source, object -> planned.add(TaskIds.scanTaskId(runId, source.bucket(), object.key())));
         }
-        if (spec.get("hash") instanceof Map<?, ?> hash) {
-            int batches = ((Number) hash.get("batches")).intValue();
-            int size = ((Number) hash.get("batchSize")).intValue();
-            for (int batch = 1; batch <= batches; batch++) {
-                planned.add(TaskIds.hashTaskId(batch));
-                hashSizes.put(TaskIds.hashTaskId(batch), size);
-            }
+        RunSpec.HashSpec hash = spec.hash();
+        for (int batch = 1; hash != null && batch <= hash.batches(); batch++) {
+            String taskId = TaskIds.hashTaskId(batch);
+            planned.add(taskId);
+            hashTasks.put(taskId, new HashTask(runId, taskId, null, hash.cost(), hash.batchSize(), hash.prefix(), hash.firstIndex(batch), null));
         }
         return planned;
-    }
-
-    private static long hashStart(String taskId, int batchSize) {
-        int batch = Integer.parseInt(taskId.substring("hash-".length()));
-        return (long) (batch - 1) * batchSize + 1;
-    }
-
-    private static String hashPrefix(Map<String, Object> spec) {
-        Object prefix = spec.get("hash") instanceof Map<?, ?> hash ? hash.get("prefix") : null;
-        return prefix == null ? "password_" : (String) prefix;
     }
 
 }

@@ -4,6 +4,7 @@ import batchpipe.aggregator.stats.RunFigures;
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.report.Display;
 import batchpipe.aggregator.report.TextSummary;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.chaos.Books;
 import batchpipe.local.chaos.Chaos;
@@ -229,10 +230,9 @@ final class DemoCommand implements Callable<Integer> {
     /** The summary's first line: the run, its status and tasks by status, which come from the run's records. */
     static String headline(Demo.Outcome outcome) {
         RunFigures figures = outcome.report().figures();
-        // the producer's response, as the demo's invocation of it returned it: JSON read by field for two counts
-        Map<?, ?> planned = outcome.plan().get("planned") instanceof Map<?, ?> p ? p : Map.of();
-        return ControlCharacters.escape(String.format(Locale.ROOT, "Run %s: %s, %s tasks (%s scan, %s hash) %s in %s (demo wall time %.1f s)",
-                outcome.runId(), figures.status(), Display.count(figures.overall().tasks()), planned.get("scan"), planned.get("hash"),
+        PlanResult planned = outcome.plan();
+        return ControlCharacters.escape(String.format(Locale.ROOT, "Run %s: %s, %s tasks (%d scan, %d hash) %s in %s (demo wall time %.1f s)",
+                outcome.runId(), figures.status(), Display.count(figures.overall().tasks()), planned.plannedScan(), planned.plannedHash(),
                 figures.overall().byStatus(), Display.seconds(figures.window().seconds()), outcome.wallSeconds()));
     }
 

@@ -4,7 +4,7 @@ import batchpipe.aggregator.Report;
 import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.common.aws.AwsClients;
 import batchpipe.common.json.Json;
-import batchpipe.common.json.JsonException;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
@@ -16,10 +16,10 @@ import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.StackTemplate;
 import batchpipe.common.run.RunHost;
+import batchpipe.common.spec.InvalidRunSpecException;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.producer.RunPlanner;
-import batchpipe.producer.spec.InvalidRunSpecException;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,7 +35,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -75,26 +74,21 @@ final class RunCommand implements Callable<Integer> {
         if (!Files.isRegularFile(specFile)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
         }
-        Map<String, Object> specJson;
-        try {
-            specJson = Json.parseObject(Files.readString(specFile));
-        } catch (JsonException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), specFile + " is not a JSON run spec: " + e.getMessage());
-        }
+        String specText = Files.readString(specFile);
         PrintStream err = System.err;
         stdout = System.out;
         // stdout carries only the result; the planner's and functions' JSON logs go to stderr (as with invoke).
         try (StdoutRedirect toStderr = StdoutRedirect.to(err)) {
-            return target(specJson, err);
+            return target(specText, err);
         }
     }
 
     private PrintStream stdout;
 
-    private int target(Map<String, Object> specJson, PrintStream err) throws Exception {
+    private int target(String specText, PrintStream err) throws Exception {
         if (deployedStack != null) {
             TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost : TaskLimits.DEFAULT_MAX_HASH_COST);
-            RunSpec runSpec = parse(specJson, limits);
+            RunSpec runSpec = parse(specText, limits);
             try (CloudFormationClient cloudFormation = CloudFormationClient.builder()
                     .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
                  S3Client s3 = AwsClients.s3(); SqsClient sqs = AwsClients.sqs(); DynamoDbClient dynamoDb = AwsClients.dynamoDb()) {
@@ -111,18 +105,18 @@ final class RunCommand implements Callable<Integer> {
                     err.println("batchpipe run: stack " + stack.name() + " has no output CompletionsQueueUrl (deployed before it was one):"
                             + " a run whose workers finish before its planning ends will not be announced; redeploy to fix");
                 }
-                return plan(runSpec, specJson, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), stack.completionsQueueUrl(),
+                return plan(runSpec, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), stack.completionsQueueUrl(),
                         stack.tasksDeadLetterQueueUrl() == null ? List.of() : List.of(stack.tasksDeadLetterQueueUrl()), limits, wait, false);
             }
         }
         StackTemplate template = stackOptions.loadTemplate();
         TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost
                 : Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
-        RunSpec runSpec = parse(specJson, limits);
+        RunSpec runSpec = parse(specText, limits);
         if (LocalStack.endpointsConfigured(System.getenv())) {
             try (LocalStack stack = LocalStack.attach(template, stackOptions.stackName, System.getenv())) {
                 err.println("batchpipe run: the local stack at " + System.getenv("AWS_ENDPOINT_URL_SQS") + " (from AWS_ENDPOINT_URL_*)");
-                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
+                return plan(runSpec, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
                         stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, wait, true);
             }
         }
@@ -134,22 +128,22 @@ final class RunCommand implements Callable<Integer> {
             // The in-process functions' logs would drown the progress bar.
             try (StdoutRedirect quiet = StdoutRedirect.discarded();
                  LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
-                return plan(runSpec, specJson, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
+                return plan(runSpec, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
                         stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, true, true);
             }
         }
     }
 
-    private RunSpec parse(Map<String, Object> specJson, TaskLimits limits) {
+    private RunSpec parse(String specText, TaskLimits limits) {
         try {
-            return new RunSpecParser(limits).parse(specJson);
+            return new RunSpecParser(limits).parse(specText);
         } catch (InvalidRunSpecException e) {
             // Several lines on purpose: every problem at once.
             throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
         }
     }
 
-    private int plan(RunSpec runSpec, Map<String, Object> specJson, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
+    private int plan(RunSpec runSpec, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
                      String table, String queueUrl, String completionsQueueUrl, List<String> deadLetterQueueUrls, TaskLimits limits,
                      boolean waitForReport, boolean localFunctions)
             throws InterruptedException, IOException {
@@ -157,12 +151,12 @@ final class RunCommand implements Callable<Integer> {
         RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, completionsQueueUrl, limits, 8);
         // On a local stack the run's functions run on this machine: its record says which, so its reports can.
         if (localFunctions) planner = planner.recordingHost(RunHost::capture);
-        RunPlanner.PlanResult result = planner.plan(runSpec, specJson, sent -> { });
+        PlanResult result = planner.plan(runSpec, sent -> { });
         if (!waitForReport) {
-            out.println(Json.write(result.toJson()));
+            out.println(result.toJson());
             return 0;
         }
-        System.err.println("batchpipe run: " + Json.write(result.toJson()));
+        System.err.println("batchpipe run: " + result.toJson());
         if (result.enqueued() == 0) {
             System.err.println("batchpipe run: nothing matched the spec; the run is recorded as empty");
             return 0;

@@ -2,8 +2,9 @@ package batchpipe.local.cli;
 
 import batchpipe.aggregator.report.SweepDocuments;
 import batchpipe.aggregator.report.SweepReport;
-import batchpipe.common.json.Json;
-import batchpipe.common.json.JsonException;
+import batchpipe.common.spec.InvalidRunSpecException;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.common.text.ControlCharacters;
@@ -17,8 +18,6 @@ import batchpipe.local.sweep.LocalSweep;
 import batchpipe.local.sweep.SweepEstimate;
 import batchpipe.local.report.StoredRunReports;
 import batchpipe.local.template.StackTemplate;
-import batchpipe.producer.spec.InvalidRunSpecException;
-import batchpipe.producer.spec.RunSpecParser;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -132,25 +131,13 @@ final class SweepCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--balanced-weight must be between 0 and 1, got " + balancedWeight);
         }
         if (!Files.isRegularFile(specFile)) throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
-        Map<String, Object> specJson;
-        try {
-            specJson = Json.parseObject(Files.readString(specFile));
-        } catch (JsonException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), specFile + " is not a JSON run spec: " + e.getMessage());
-        }
-        if (specJson.containsKey("runId") || specJson.containsKey("sweepId")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": a sweep names its runs itself; remove 'runId' and 'sweepId'");
-        }
+        String specText = Files.readString(specFile);
         if (deployedStack != null) {
-            return onAws(specJson, configurations, maxP99Ms);
+            return onAws(specText, configurations, maxP99Ms);
         }
         StackTemplate template = stackOptions.loadTemplate();
         TaskLimits limits = new TaskLimits(Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
-        try {
-            new RunSpecParser(limits).parse(specJson);
-        } catch (InvalidRunSpecException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
-        }
+        RunSpec sweepSpec = parse(specText, limits, "");
         Path home = ProjectHome.find();
         ProcessLambdaRuntime.Artifacts artifacts = new ProcessLambdaRuntime.Artifacts(home.resolve("deploy/runtime/target/runtime"),
                 home.resolve("deploy/functions/worker/target/function"));
@@ -173,8 +160,7 @@ final class SweepCommand implements Callable<Integer> {
             return 1;
         }
         Path sweepDir = outDir != null ? outDir : Path.of("out", sweepId);
-        String label = specJson.get("label") instanceof String l ? l : null;
-        SweepReport.Settings settings = new SweepReport.Settings(sweepId, label, cgroups.describe(), cgroups.available(), strategy, balancedWeight, maxP99Ms);
+        SweepReport.Settings settings = new SweepReport.Settings(sweepId, sweepSpec.label(), cgroups.describe(), cgroups.available(), strategy, balancedWeight, maxP99Ms);
         SweepReport report;
         try (StdoutRedirect toStderr = StdoutRedirect.to(err)) {
             try (LocalStack stack = stackOptions.start(LocalStack.Ports.free())) {
@@ -184,7 +170,7 @@ final class SweepCommand implements Callable<Integer> {
                      LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true, Set.of(LocalSweep.WORKER))) {
                     LocalSweep sweep = new LocalSweep(stack, cgroups, artifacts, cores, err, Duration.ofSeconds(timeoutSeconds), Path.of("out"), limits);
                     ProgressBar bar = new ProgressBar(err, "tasks");
-                    report = sweep.run(sweepId, specJson, configurations, settings, bar::update);
+                    report = sweep.run(sweepId, sweepSpec, configurations, settings, bar::update);
                     bar.finish();
                 }
             }
@@ -196,16 +182,10 @@ final class SweepCommand implements Callable<Integer> {
      * On a deployed stack: the worker (and its twin for the other architecture) through versions and
      * aliases of the sweep's own, the tasks delivered by direct invocation; see docs/SWEEP.md.
      */
-    private int onAws(Map<String, Object> specJson, List<LocalSweep.Configuration> configurations, Long maxP99Ms) throws Exception {
+    private int onAws(String specText, List<LocalSweep.Configuration> configurations, Long maxP99Ms) throws Exception {
         PrintStream out = System.out;
         PrintStream err = System.err;
-        TaskLimits limits = new TaskLimits(TaskLimits.DEFAULT_MAX_HASH_COST);
-        batchpipe.producer.spec.RunSpec runSpec;
-        try {
-            runSpec = new RunSpecParser(limits).parse(specJson);
-        } catch (InvalidRunSpecException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
-        }
+        RunSpec runSpec = parse(specText, TaskLimits.defaults(), "");
         var http = software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create();
         try (var cloudFormation = software.amazon.awssdk.services.cloudformation.CloudFormationClient.builder().httpClient(http).build();
              var lambda = software.amazon.awssdk.services.lambda.LambdaClient.builder().httpClient(http)
@@ -239,14 +219,10 @@ final class SweepCommand implements Callable<Integer> {
             // The worker rejects a cost above its own MAX_HASH_COST: plan against that, not the default.
             TaskLimits stackLimits = new TaskLimits(Integer.parseInt(workerConfig.environment().variables()
                     .getOrDefault("MAX_HASH_COST", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
-            try {
-                new RunSpecParser(stackLimits).parse(specJson);
-            } catch (InvalidRunSpecException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), specFile + " (stack " + deployedStack + "): " + e.getMessage());
-            }
+            runSpec = parse(specText, stackLimits, " (stack " + deployedStack + ")");
             batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, err);
             SweepEstimate.Workload work = aws.workload(runSpec);
-            String label = specJson.get("label") instanceof String l ? l : null;
+            String label = runSpec.label();
             SweepEstimate.Reference reference = estimateReference(s3, outputs.get("ReportsLocation"), label, err);
             var prices = batchpipe.aggregator.cost.PriceTable.defaults();
             err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): "
@@ -268,7 +244,7 @@ final class SweepCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(restoreOnExit);
             List<batchpipe.local.sweep.AwsSweep.ConfigurationRun> runs;
             try {
-                runs = batchpipe.local.sweep.AwsSweep.run(aliases, sweepId, specJson, configurations, aws.runs(), concurrency,
+                runs = batchpipe.local.sweep.AwsSweep.run(aliases, sweepId, runSpec, configurations, aws.runs(), concurrency,
                         Duration.ofSeconds(timeoutSeconds), err);
             } finally {
                 try {
@@ -296,6 +272,24 @@ final class SweepCommand implements Callable<Integer> {
                     + ": CPU in proportion to memory, as Lambda gives it", true, strategy, balancedWeight, maxP99Ms), outcomes);
             return write(report, outDir != null ? outDir : Path.of("out", sweepId), out, err);
         }
+    }
+
+    /**
+     * The sweep's spec, valid under {@code limits}, and naming no run or sweep: a sweep names its runs itself.
+     *
+     * @param where what to add to the file's name in an error message: the stack whose limits refused it
+     */
+    private RunSpec parse(String specText, TaskLimits limits, String where) {
+        RunSpec sweepSpec;
+        try {
+            sweepSpec = new RunSpecParser(limits).parse(specText);
+        } catch (InvalidRunSpecException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + where + ": " + e.getMessage());
+        }
+        if (sweepSpec.runId() != null || sweepSpec.sweepId() != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": a sweep names its runs itself; remove 'runId' and 'sweepId'");
+        }
+        return sweepSpec;
     }
 
     /**

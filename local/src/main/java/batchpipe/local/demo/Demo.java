@@ -12,7 +12,8 @@ import batchpipe.aggregator.cost.ReportLine;
 import batchpipe.aggregator.delivery.JsonLinesRunEvents;
 import batchpipe.aggregator.delivery.ReportLocation;
 import batchpipe.aggregator.delivery.ReportStore;
-import batchpipe.common.json.Json;
+import batchpipe.common.run.PlanResult;
+import batchpipe.common.spec.RunSpec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
@@ -29,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -59,12 +59,12 @@ public final class Demo {
     /**
      * What the demo did, for the summary and for tests.
      *
-     * @param plan            the producer's response as JSON (the run spec the producer's own module types; not report data)
+     * @param plan            the producer's response
      * @param report          the report's summary, typed
      * @param reportLocation  where the report files are in the local bucket
      * @param completionEvent where the aggregator put the Run Completed event (the local stack's JSON-lines file)
      */
-    public record Outcome(String runId, Map<String, Object> plan, Report report, Path outDir,
+    public record Outcome(String runId, PlanResult plan, Report report, Path outDir,
                           double wallSeconds, long compressedBytesSeeded, Phases phases, ReportLocation reportLocation,
                           String completionEvent) {
     }
@@ -103,23 +103,17 @@ public final class Demo {
         long seeded = samples.upload(stack.s3(), bucket);
         long seededAt = System.nanoTime();
 
-        // the run spec as the JSON the producer's event carries: its typed form (RunSpec) belongs to the producer
-        Map<String, Object> spec = new LinkedHashMap<>();
-        if (settings.runId() != null) spec.put("runId", settings.runId());
-        spec.put("label", "demo");
-        if (settings.objects() > 0) {
-            spec.put("scan", List.of(Map.of("bucket", bucket, "prefix", SampleData.PREFIX, "suffix", ".zst",
-                    "countBy", List.of("level", "status", "service"))));
-        }
-        if (settings.hashBatches() > 0) {
-            spec.put("hash", Map.of("batches", settings.hashBatches(), "batchSize", settings.hashBatchSize(), "cost", settings.hashCost()));
-        }
-        InvocationResult planned = pipeline.runtime().invoke("ProducerFunction", Json.write(spec).getBytes(StandardCharsets.UTF_8));
+        RunSpec spec = new RunSpec(settings.runId(), "demo",
+                settings.objects() > 0 ? List.of(new RunSpec.ScanSource(bucket, SampleData.PREFIX, ".zst", null,
+                        List.of("level", "status", "service"), null)) : List.of(),
+                settings.hashBatches() > 0 ? new RunSpec.HashSpec(settings.hashBatches(), settings.hashBatchSize(), settings.hashCost(),
+                        RunSpec.HashSpec.DEFAULT_PREFIX) : null);
+        InvocationResult planned = pipeline.runtime().invoke("ProducerFunction", spec.toJson().getBytes(StandardCharsets.UTF_8));
         if (planned.failed()) {
             throw new IllegalStateException("the producer failed: " + planned.response());
         }
-        Map<String, Object> plan = Json.parseObject(planned.response()); // the producer's response: JSON of the producer's shape
-        String runId = (String) plan.get("runId");
+        PlanResult plan = PlanResult.fromJson(planned.response());
+        String runId = plan.runId();
         if (!TaskIds.isValidRunId(runId)) {
             // It names the folder out/<runId>; the producer's own check makes this a bug, not a user's mistake.
             throw new IllegalStateException("the producer answered with run id '" + ControlCharacters.escape(String.valueOf(runId))

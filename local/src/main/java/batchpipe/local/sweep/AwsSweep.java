@@ -3,6 +3,8 @@ package batchpipe.local.sweep;
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.RunReader;
 import batchpipe.aggregator.report.SweepReport;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.report.RunSummaryItem;
@@ -13,8 +15,6 @@ import batchpipe.producer.enqueue.TaskPublisher;
 import batchpipe.producer.listing.ObjectLister;
 import batchpipe.producer.run.CompletionNotice;
 import batchpipe.producer.run.RunStore;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
@@ -46,7 +46,7 @@ public final class AwsSweep {
     /** What the sweep needs of a configuration's run besides Lambda: planning it, and watching it complete. */
     public interface Runs {
         /** Plans the run in the stack's table and answers its task messages' bodies, which are not sent to the queue. */
-        List<String> plan(Map<String, Object> runSpecJson);
+        List<String> plan(RunSpec runSpec);
 
         /** Returns once the run is complete; throws {@link RunWatcher.RunIncompleteException} when it is not within {@code timeout}. */
         void awaitCompletion(String runId, Duration timeout) throws InterruptedException;
@@ -98,7 +98,7 @@ public final class AwsSweep {
      * answered as {@link SweepReport.Incomplete} and the sweep goes on; the aliases are removed and the
      * memory put back at the end in any case ({@link AliasSweep#run}).
      */
-    public static List<ConfigurationRun> run(AliasSweep aliases, String sweepId, Map<String, Object> specJson,
+    public static List<ConfigurationRun> run(AliasSweep aliases, String sweepId, RunSpec sweepSpec,
                                              List<LocalSweep.Configuration> configurations, Runs runs, int concurrency, Duration timeout,
                                              PrintStream err) throws InterruptedException {
         Map<String, LocalSweep.Configuration> byKey = new LinkedHashMap<>();
@@ -109,7 +109,7 @@ public final class AwsSweep {
             LocalSweep.Configuration c = byKey.get(ac.key());
             String runId = c.runId(sweepId);
             double share = c.roundedShare();
-            List<String> bodies = runs.plan(c.runSpec(specJson, sweepId));
+            List<String> bodies = runs.plan(c.runSpec(sweepSpec, sweepId));
             long started = System.nanoTime();
             AliasSweep.Delivery delivery;
             try {
@@ -139,8 +139,8 @@ public final class AwsSweep {
     public Runs runs() {
         return new Runs() {
             @Override
-            public List<String> plan(Map<String, Object> runSpecJson) {
-                return AwsSweep.this.plan(runSpecJson);
+            public List<String> plan(RunSpec runSpec) {
+                return AwsSweep.this.plan(runSpec);
             }
 
             @Override
@@ -154,8 +154,8 @@ public final class AwsSweep {
      * Plans the configuration's run in the stack's table and answers its task messages' bodies, which
      * were never sent: a publisher over an SQS client that only keeps what it is given.
      */
-    public List<String> plan(Map<String, Object> runSpecJson) {
-        RunSpec spec = new RunSpecParser(limits).parse(runSpecJson);
+    public List<String> plan(RunSpec runSpec) {
+        RunSpec spec = new RunSpecParser(limits).check(runSpec);
         KeptMessages kept = new KeptMessages();
         RunStore runs = new RunStore(dynamoDb, table);
         // Planned in one go with no time limit, and nothing is sent while planning, so neither a planning queue nor a
@@ -164,7 +164,7 @@ public final class AwsSweep {
                 new TaskCodec(limits), new PlanningContinuations(kept, null),
                 new CompletionNotice(runs, kept, null), RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY,
                 RunPlanner.Settings.DEFAULT_PLANNING_MARGIN_MS, Clock.systemUTC());
-        planner.plan(spec, runSpecJson, sent -> { });
+        planner.plan(spec, sent -> { });
         return kept.bodies();
     }
 

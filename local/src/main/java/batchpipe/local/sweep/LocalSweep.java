@@ -14,6 +14,8 @@ import batchpipe.aggregator.delivery.ReportStore;
 import batchpipe.aggregator.report.SweepReport;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.esm.SqsEventSourceMapping;
 import batchpipe.local.report.ReportFiles;
@@ -23,8 +25,6 @@ import batchpipe.local.runtime.ProcessLambdaRuntime;
 import batchpipe.local.stack.LocalStack;
 import batchpipe.local.template.FunctionDefinition;
 import batchpipe.producer.RunPlanner;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import batchpipe.worker.pool.PoolSize;
 import batchpipe.worker.task.Invocation;
 
@@ -82,12 +82,9 @@ public final class LocalSweep {
         }
 
         /** The spec of its run: the sweep's spec with the run's id, the sweep id, and the label followed by its key. */
-        public Map<String, Object> runSpec(Map<String, Object> specJson, String sweepId) {
-            Map<String, Object> runSpecJson = new LinkedHashMap<>(specJson);
-            runSpecJson.put("runId", runId(sweepId));
-            runSpecJson.put("sweepId", sweepId);
-            runSpecJson.put("label", (specJson.get("label") instanceof String l ? l + " " : "sweep ") + key());
-            return runSpecJson;
+        public RunSpec runSpec(RunSpec sweepSpec, String sweepId) {
+            return sweepSpec.withRunId(runId(sweepId)).withSweepId(sweepId)
+                    .withLabel((sweepSpec.label() != null ? sweepSpec.label() + " " : "sweep ") + key());
         }
     }
 
@@ -121,7 +118,7 @@ public final class LocalSweep {
     }
 
     /** Runs every configuration in order and reports the sweep; the per-configuration reports land in out/&lt;runId&gt;/. */
-    public SweepReport run(String sweepId, Map<String, Object> specJson, List<Configuration> configurations, SweepReport.Settings settings,
+    public SweepReport run(String sweepId, RunSpec sweepSpec, List<Configuration> configurations, SweepReport.Settings settings,
                            BiConsumer<Long, Long> progress) throws IOException, InterruptedException {
         Thread cleanup = new Thread(this::cleanUp, "sweep-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
@@ -142,7 +139,7 @@ public final class LocalSweep {
                     err.printf(Locale.ROOT, "batchpipe sweep: %s: beyond this machine (%.2f vCPUs, %d cores)%n", c.key(), share, cores);
                     continue;
                 }
-                outcomes.add(measure(sweepId, specJson, c, progress));
+                outcomes.add(measure(sweepId, sweepSpec, c, progress));
             }
             return SweepReport.of(settings, outcomes);
         } finally {
@@ -161,13 +158,12 @@ public final class LocalSweep {
      * processes stopped, its cgroups removed) and with its tasks' messages purged from the queues, so that
      * none of them reaches the next configuration's workers.
      */
-    private SweepReport.Outcome measure(String sweepId, Map<String, Object> specJson, Configuration c, BiConsumer<Long, Long> progress)
+    private SweepReport.Outcome measure(String sweepId, RunSpec sweepSpec, Configuration c, BiConsumer<Long, Long> progress)
             throws IOException, InterruptedException {
         double share = c.vcpuShare();
         int instances = instancesAtOnce(cores, share);
         String runId = c.runId(sweepId);
-        Map<String, Object> runSpecJson = c.runSpec(specJson, sweepId);
-        RunSpec spec = new RunSpecParser(limits).parse(runSpecJson);
+        RunSpec spec = new RunSpecParser(limits).check(c.runSpec(sweepSpec, sweepId));
         long memoryBytes = c.memoryMb() * 1024L * 1024L;
         Integer jvmProcessors = cgroups.available() ? probeProcessors(sweepId, c, share, memoryBytes) : null;
         err.printf(Locale.ROOT, "batchpipe sweep: %s: %.3f vCPU share, %d instance%s at once%s; run %s%n", c.key(), share, instances,
@@ -195,7 +191,7 @@ public final class LocalSweep {
                 String table = stack.ref("RunsTable");
                 RunPlanner planner = RunPlanner.create(stack.s3(), stack.sqs(), stack.dynamoDb(), table, queueUrl,
                         stack.ref("CompletionsQueue"), limits, 8);
-                planner.plan(spec, runSpecJson, sent -> { });
+                planner.plan(spec, sent -> { });
                 String deadLetters = stack.ref("TasksDeadLetterQueue");
                 RunWatcher watcher = new RunWatcher(stack.dynamoDb(), stack.s3(), table,
                         () -> RunWatcher.queueEmpty(stack.sqs(), queueUrl) && RunWatcher.queueEmpty(stack.sqs(), deadLetters));

@@ -2,6 +2,7 @@ package batchpipe.local.cli;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.run.Planned;
 import batchpipe.common.run.RunRecord;
 import batchpipe.common.run.ScanOutcome;
@@ -217,7 +218,7 @@ class HostileLogValuesTest {
     void recomputedNoticeAndDemoSummary_printNoControlCharacter() {
         // a status is written by the worker, but the records are only as trustworthy as the table's writers
         Report summary = withFigures(storedSummary(), "\u001b]0;owned\u0007complete", null);
-        Demo.Outcome outcome = new Demo.Outcome(RUN_ID, Map.of("planned", Map.of("scan", 14L, "hash", 0L)), summary, out, 1.5, 0,
+        Demo.Outcome outcome = new Demo.Outcome(RUN_ID, new PlanResult(RUN_ID, 14, 0, 14, 0.5), summary, out, 1.5, 0,
                 new Demo.Phases(0, 0, 0, 0, 0), new batchpipe.aggregator.delivery.ReportLocation("bkt", "reports/" + RUN_ID + "/", List.of()),
                 "out/local/batchpipe-run-completed.jsonl");
 

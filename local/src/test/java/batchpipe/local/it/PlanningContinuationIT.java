@@ -1,7 +1,10 @@
 package batchpipe.local.it;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.run.RunRecord;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
@@ -11,8 +14,6 @@ import batchpipe.local.stack.LocalStack;
 import batchpipe.producer.RunPlanner;
 import batchpipe.producer.enqueue.PlanningContinuations;
 import batchpipe.producer.plan.RemainingTime;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,12 +92,11 @@ class PlanningContinuationIT {
     @Test
     void aPrefixPlannedOverSeveralInvocationsWithACrashBetweenSendAndCursorPlansEveryKeyExactlyOnce() throws Exception {
         String specText = "{\"runId\":\"continued\",\"scan\":[{\"bucket\":\"" + stack.ref("DataBucket") + "\",\"prefix\":\"big/\"}]}";
-        Map<String, Object> specJson = Json.parseObject(specText);
-        RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse(specJson);
+        RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse(specText);
         AtomicBoolean crash = new AtomicBoolean();
         RunPlanner planner = planner(crashingOnce(crash));
 
-        RunPlanner.PlanResult first = planner.plan(spec, specJson, n -> { }, budget(PAGES_PER_INVOCATION));
+        PlanResult first = planner.plan(spec, n -> { }, budget(PAGES_PER_INVOCATION));
         assertThat(first.continued()).isTrue();
 
         String planningQueue = stack.ref("PlanningQueue");
@@ -150,7 +150,7 @@ class PlanningContinuationIT {
         assertThat(tasksByShard).as("each shard's planned count is the number of distinct tasks naming it").isEqualTo(plannedByShard);
 
         // A continuation delivered again after planning ended changes nothing.
-        RunPlanner.PlanResult late = planner.resume("continued", budget(PAGES_PER_INVOCATION));
+        PlanResult late = planner.resume("continued", budget(PAGES_PER_INVOCATION));
         assertThat(late.plannedScan()).isEqualTo(OBJECTS);
         assertThat(RunRecord.fromItem(RunPartition.runItem(stack.dynamoDb(), table, "continued"))).isEqualTo(run);
         assertThatThrownBy(() -> planner.resume("no-such-run", RemainingTime.UNLIMITED)).hasMessageContaining("no run record");

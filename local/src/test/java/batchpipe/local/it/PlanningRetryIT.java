@@ -1,7 +1,10 @@
 package batchpipe.local.it;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.run.PlanResult;
 import batchpipe.common.run.RunRecord;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.table.RunPartition;
 import batchpipe.common.table.TableKeys;
 import batchpipe.common.task.TaskIds;
@@ -9,8 +12,6 @@ import batchpipe.common.task.TaskLimits;
 import batchpipe.local.stack.LocalStack;
 import batchpipe.producer.RunPlanner;
 import batchpipe.producer.plan.RemainingTime;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,15 +67,14 @@ class PlanningRetryIT {
 
     @Test
     void aRetryOfAnInvocationThatDiedAfterRecordingItsRunGoesOnWithThatRunAndPlansEveryKeyOnce() throws Exception {
-        Map<String, Object> specJson = Json.parseObject("{\"label\":\"nightly\",\"scan\":[{\"bucket\":\"" + stack.ref("DataBucket")
-                + "\",\"prefix\":\"sched/\"}]}");
-        RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse(specJson);
+        RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse("{\"label\":\"nightly\",\"scan\":[{\"bucket\":\""
+                + stack.ref("DataBucket") + "\",\"prefix\":\"sched/\"}]}");
         String requestId = "8f0e4f6e-5b1a-4c1e-9d55-0c2f1f3a7b21";
 
-        assertThatThrownBy(() -> planner(dyingAtCursorMove(2)).plan(spec, specJson, n -> { }, RemainingTime.UNLIMITED, requestId))
+        assertThatThrownBy(() -> planner(dyingAtCursorMove(2)).plan(spec, n -> { }, RemainingTime.UNLIMITED, requestId))
                 .isInstanceOf(AttemptDied.class);
 
-        RunPlanner.PlanResult retry = planner(stack.dynamoDb()).plan(spec, specJson, n -> { }, RemainingTime.UNLIMITED, requestId);
+        PlanResult retry = planner(stack.dynamoDb()).plan(spec, n -> { }, RemainingTime.UNLIMITED, requestId);
 
         String table = stack.ref("RunsTable");
         Map<String, AttributeValue> claim = stack.dynamoDb().getItem(b -> b.tableName(table).consistentRead(true)
@@ -96,7 +96,7 @@ class PlanningRetryIT {
         assertThat(runsOfTask.values()).as("no task of a second run").allSatisfy(runs -> assertThat(runs).containsExactly(runId));
 
         // Lambda's third attempt (or a duplicate delivery) after planning ended changes nothing.
-        RunPlanner.PlanResult again = planner(stack.dynamoDb()).plan(spec, specJson, n -> { }, RemainingTime.UNLIMITED, requestId);
+        PlanResult again = planner(stack.dynamoDb()).plan(spec, n -> { }, RemainingTime.UNLIMITED, requestId);
         assertThat(again.runId()).isEqualTo(runId);
         assertThat(again.plannedScan()).isEqualTo(OBJECTS);
         assertThat(RunRecord.fromItem(RunPartition.runItem(stack.dynamoDb(), table, runId))).isEqualTo(run);

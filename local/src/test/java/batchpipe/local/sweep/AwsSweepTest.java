@@ -1,10 +1,10 @@
 package batchpipe.local.sweep;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.spec.RunSpec;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.table.RunProgress;
 import batchpipe.common.task.TaskLimits;
-import batchpipe.producer.spec.RunSpec;
-import batchpipe.producer.spec.RunSpecParser;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -53,7 +53,7 @@ class AwsSweepTest {
     private static final String WORKER = "batchpipe-WorkerFunction-abc";
     private static final String QUEUE_ARN = "arn:aws:sqs:eu-west-1:123456789012:batchpipe-TasksQueue";
     private static final String SWEEP = "sweep-20261201T173513Z-bd3aae";
-    private static final Map<String, Object> SPEC = Map.of("label", "hash-heavy", "hash", Map.of("batches", 3, "batchSize", 2, "cost", 4));
+    private static final RunSpec SPEC = new RunSpec(null, "hash-heavy", List.of(), new RunSpec.HashSpec(3, 2, 4, null));
 
     private LambdaClient lambda;
     private final AtomicInteger versions = new AtomicInteger();
@@ -69,12 +69,12 @@ class AwsSweepTest {
     static final class StackRuns implements AwsSweep.Runs {
         final Map<String, Integer> planned = new ConcurrentHashMap<>();
         final Map<String, Set<String>> counted = new ConcurrentHashMap<>();
-        final List<Map<String, Object>> specs = new ArrayList<>();
+        final List<RunSpec> specs = new ArrayList<>();
 
         @Override
-        public List<String> plan(Map<String, Object> runSpecJson) {
-            specs.add(runSpecJson);
-            String runId = (String) runSpecJson.get("runId");
+        public List<String> plan(RunSpec runSpec) {
+            specs.add(runSpec);
+            String runId = runSpec.runId();
             planned.put(runId, 3);
             counted.put(runId, ConcurrentHashMap.newKeySet());
             List<String> bodies = new ArrayList<>();
@@ -149,8 +149,8 @@ class AwsSweepTest {
         });
         assertThat(results).extracting(r -> r.configuration().key()).containsExactly("x86_64-885", "x86_64-885#2", "x86_64-1769", "x86_64-1769#2");
         // Every run is planned with the sweep id and its configuration's key in the label, as locally.
-        assertThat(runs.specs).extracting(s -> s.get("sweepId")).containsOnly(SWEEP);
-        assertThat(runs.specs).extracting(s -> s.get("label")).containsExactly("hash-heavy x86_64-885", "hash-heavy x86_64-885#2",
+        assertThat(runs.specs).extracting(RunSpec::sweepId).containsOnly(SWEEP);
+        assertThat(runs.specs).extracting(RunSpec::label).containsExactly("hash-heavy x86_64-885", "hash-heavy x86_64-885#2",
                 "hash-heavy x86_64-1769", "hash-heavy x86_64-1769#2");
         assertThat(runs.counted.values()).allSatisfy(tasks -> assertThat(tasks).hasSize(3));
 
@@ -245,9 +245,10 @@ class AwsSweepTest {
                 ListObjectsV2Response.builder().isTruncated(false).contents(S3Object.builder().key("app/c.zst").size(20L).build(),
                         S3Object.builder().key("app/d.zst").size(3L).build(), S3Object.builder().key("app/e.zst").size(1_000L).build()).build());
         AwsSweep aws = new AwsSweep(s3, null, "table", TaskLimits.defaults(), new PrintStream(log, true, StandardCharsets.UTF_8));
-        RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse(Map.of(
-                "scan", List.of(Map.of("bucket", "logs", "prefix", "app/", "suffix", ".zst", "maxObjects", 3L)),
-                "hash", Map.of("batches", 5L, "batchSize", 2L, "cost", 4L))); // whole numbers as the JSON reader gives them
+        RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse("""
+                {"scan": [{"bucket": "logs", "prefix": "app/", "suffix": ".zst", "maxObjects": 3}],
+                 "hash": {"batches": 5, "batchSize": 2, "cost": 4}}
+                """);
 
         SweepEstimate.Workload work = aws.workload(spec);
 

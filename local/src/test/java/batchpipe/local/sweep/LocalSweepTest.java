@@ -3,6 +3,7 @@ package batchpipe.local.sweep;
 import batchpipe.common.run.HashOutcome;
 import batchpipe.common.run.TaskRecord;
 import batchpipe.common.run.TaskStatus;
+import batchpipe.common.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -34,6 +35,19 @@ class LocalSweepTest {
     void configurationKey_namesArchitectureMemoryAndRepeatsBeyondTheFirst() {
         assertThat(new LocalSweep.Configuration("x86_64", 1769, 1).key()).isEqualTo("x86_64-1769");
         assertThat(new LocalSweep.Configuration("arm64", 885, 2).key()).isEqualTo("arm64-885#2");
+    }
+
+    @Test
+    void configurationRunSpec_isTheSweepsSpecWithTheRunsIdTheSweepIdAndItsKeyInTheLabel() {
+        RunSpec sweepSpec = new RunSpec(null, "hash-heavy", List.of(new RunSpec.ScanSource("logs", "app/", null, 10L, null, null)),
+                new RunSpec.HashSpec(3, 2, 4, null), 5);
+
+        RunSpec run = new LocalSweep.Configuration("arm64", 885, 2).runSpec(sweepSpec, "sweep-1");
+
+        assertThat(run).isEqualTo(new RunSpec("sweep-1-arm64-885-r2", "hash-heavy arm64-885#2", sweepSpec.scan(), sweepSpec.hash(), 5,
+                "sweep-1"));
+        assertThat(new LocalSweep.Configuration("x86_64", 1769, 1).runSpec(sweepSpec.withLabel(null), "sweep-1").label())
+                .isEqualTo("sweep x86_64-1769");
     }
 
     private static TaskRecord task(String taskId, TaskStatus status, long durationMs, HashOutcome hash) {

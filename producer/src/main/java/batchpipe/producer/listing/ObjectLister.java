@@ -1,6 +1,6 @@
 package batchpipe.producer.listing;
 
-import batchpipe.producer.spec.RunSpec;
+import batchpipe.common.spec.RunSpec;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;

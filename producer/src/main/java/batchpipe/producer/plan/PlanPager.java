@@ -1,13 +1,13 @@
 package batchpipe.producer.plan;
 
 import batchpipe.common.run.PlanCursor;
+import batchpipe.common.spec.RunSpec;
 import batchpipe.common.table.ProgressShards;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.Task;
 import batchpipe.common.task.TaskIds;
 import batchpipe.producer.listing.ObjectLister;
-import batchpipe.producer.spec.RunSpec;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.nio.charset.StandardCharsets;
@@ -96,7 +96,7 @@ public final class PlanPager {
     static boolean plannedByAnEarlierSource(RunSpec spec, int index, Map<Integer, String> cappedAt, String bucket, String key) {
         for (int i = 0; i < index; i++) {
             RunSpec.ScanSource earlier = spec.scan().get(i);
-            if (!earlier.bucket().equals(bucket) || !key.startsWith(earlier.prefix() == null ? "" : earlier.prefix())) continue;
+            if (!earlier.bucket().equals(bucket) || !key.startsWith(earlier.prefix())) continue;
             if (earlier.suffix() != null && !key.endsWith(earlier.suffix())) continue;
             String stop = cappedAt.get(i);
             if (stop == null || compareAsS3Does(key, stop) <= 0) return true;
@@ -114,8 +114,8 @@ public final class PlanPager {
         int last = Math.min(hash.batches(), after + HASH_BATCHES_PER_PAGE);
         List<Task> tasks = new ArrayList<>(last - after);
         for (int batch = after + 1; batch <= last; batch++) {
-            long start = (long) (batch - 1) * hash.batchSize() + 1;
-            tasks.add(new HashTask(runId, TaskIds.hashTaskId(batch), now, hash.cost(), hash.batchSize(), hash.prefix(), start, null));
+            tasks.add(new HashTask(runId, TaskIds.hashTaskId(batch), now, hash.cost(), hash.batchSize(), hash.prefix(), hash.firstIndex(batch),
+                    null));
         }
         ProgressShards.PageShards shards = ProgressShards.PageShards.of(cursor.shards(), tasks.size());
         boolean allPlanned = last >= hash.batches();

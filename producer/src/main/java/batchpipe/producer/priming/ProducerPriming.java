@@ -3,12 +3,12 @@ package batchpipe.producer.priming;
 import batchpipe.common.table.TableKeys;
 import batchpipe.common.priming.Priming;
 import batchpipe.common.priming.SdkPriming;
+import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.task.HashTask;
 import batchpipe.common.task.ScanTask;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskIds;
 import batchpipe.common.task.TaskLimits;
-import batchpipe.producer.spec.RunSpecParser;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -47,7 +47,7 @@ public final class ProducerPriming {
     static void parseSampleSpec() {
         RunSpecParser parser = new RunSpecParser(TaskLimits.defaults());
         for (int i = 0; i < 20; i++) {
-            parser.parse(SPEC);
+            parser.parse(SPEC).toJson(); // read, and written as the run record stores it
         }
     }
 

@@ -1,6 +1,6 @@
 package batchpipe.producer.listing;
 
-import batchpipe.producer.spec.RunSpec;
+import batchpipe.common.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import software.amazon.awssdk.services.s3.S3Client;

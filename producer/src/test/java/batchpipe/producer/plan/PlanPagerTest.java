@@ -1,9 +1,9 @@
 package batchpipe.producer.plan;
 
 import batchpipe.common.run.PlanCursor;
+import batchpipe.common.spec.RunSpec;
 import batchpipe.common.task.Task;
 import batchpipe.producer.listing.ObjectLister;
-import batchpipe.producer.spec.RunSpec;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.S3Object;
 

@@ -1,4 +1,4 @@
-package batchpipe.producer.spec;
+package batchpipe.common.spec;
 
 import batchpipe.common.task.ScanMatch;
 import batchpipe.common.task.TaskLimits;

@@ -1,4 +1,4 @@
-package batchpipe.producer.spec;
+package batchpipe.common.spec;
 
 import batchpipe.common.json.FieldReader;
 import batchpipe.common.json.Json;
@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 /**
  * Reads and validates a run spec completely before anything is written, reporting every problem
  * (unknown field, missing bucket, counts out of range, cost over the limit, nothing to do) together.
+ * It reads the spec's JSON form, the one {@link RunSpec#toJson} writes, so that {@code parse(spec.toJson())}
+ * gives the spec again. {@link #stored()} reads a spec a producer stored, by its shape only.
  */
 public final class RunSpecParser {
     public static final int MAX_SCAN_SOURCES = 100;
@@ -29,13 +31,40 @@ public final class RunSpecParser {
     private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
 
     private final TaskLimits limits;
+    /** Whether the rules beyond the spec's shape apply: false for a stored spec ({@link #stored()}). */
+    private final boolean rules;
 
     public RunSpecParser(TaskLimits limits) {
+        this(limits, true);
+    }
+
+    private RunSpecParser(TaskLimits limits, boolean rules) {
         this.limits = limits;
+        this.rules = rules;
+    }
+
+    /**
+     * A reader of specs that a producer stored on run records: the spec's shape (its fields, their types, lengths
+     * and ranges) is read, but not the rules that it met when it was stored, which may have grown since (a run id's
+     * or a label's rule, a bucket name's, the stack's MAX_HASH_COST, that a spec has something to do), so that a run
+     * stored under older rules still reads.
+     */
+    public static RunSpecParser stored() {
+        return new RunSpecParser(new TaskLimits(TaskLimits.HIGHEST_MAX_HASH_COST), false);
+    }
+
+    /**
+     * A spec built in code (a sweep's configuration from the sweep's spec) checked by the rules a spec read from
+     * JSON meets: its JSON form read again.
+     *
+     * @throws InvalidRunSpecException with every problem it has
+     */
+    public RunSpec check(RunSpec spec) {
+        return parse(spec.toJson());
     }
 
     public RunSpec parse(String json) {
-        Map<String, Object> root;
+        Map<String, Object> root; // JSON edge: the spec's text as parsed, before it is read into a RunSpec
         try {
             root = Json.parseObject(json);
         } catch (JsonException e) {
@@ -44,20 +73,21 @@ public final class RunSpecParser {
         return parse(root);
     }
 
+    /** JSON edge: a spec as {@link Json#parseObject} gave it (the producer's event, read once to tell a spec from an SQS batch). */
     public RunSpec parse(Map<String, Object> root) {
         FieldReader spec = FieldReader.root(root);
         spec.rejectUnknown(Set.of("runId", "label", "scan", "hash", "toleratedFailurePercent", "sweepId"));
         String runId = spec.optionalString("runId", TaskLimits.MAX_ID_LENGTH);
-        if (runId != null && !TaskIds.isValidRunId(runId)) {
+        if (rules && runId != null && !TaskIds.isValidRunId(runId)) {
             spec.problem("'runId' must be " + TaskIds.RUN_ID_RULE + " (got '" + shown(runId) + "')");
         }
         // Set by ./batchpipe sweep on each configuration's run; it names the sweep's folder, so it follows the run id's rule.
         String sweepId = spec.optionalString("sweepId", TaskLimits.MAX_ID_LENGTH);
-        if (sweepId != null && !TaskIds.isValidRunId(sweepId)) {
+        if (rules && sweepId != null && !TaskIds.isValidRunId(sweepId)) {
             spec.problem("'sweepId' must be " + TaskIds.RUN_ID_RULE + " (got '" + shown(sweepId) + "')");
         }
         String label = spec.optionalString("label", MAX_LABEL_LENGTH);
-        if (label != null && label.codePoints().anyMatch(RunSpecParser::unprintable)) {
+        if (rules && label != null && label.codePoints().anyMatch(RunSpecParser::unprintable)) {
             spec.problem("'label' must be " + LABEL_RULE + " (got '" + shown(label) + "')");
         }
         // Like Step Functions Distributed Map's ToleratedFailurePercentage: the report says whether the
@@ -65,7 +95,7 @@ public final class RunSpecParser {
         Long tolerated = spec.optionalLong("toleratedFailurePercent", 0, 100, null);
         List<RunSpec.ScanSource> scan = readScan(spec);
         RunSpec.HashSpec hash = readHash(spec);
-        if (scan.isEmpty() && hash == null && spec.problems().isEmpty()) {
+        if (rules && scan.isEmpty() && hash == null && spec.problems().isEmpty()) {
             spec.problem("the spec has nothing to do: give a non-empty 'scan' list, a 'hash' object, or both");
         }
         if (!spec.problems().isEmpty()) {
@@ -106,11 +136,11 @@ public final class RunSpecParser {
                 spec.problem("'" + path + "' must be an object like {\"bucket\": \"...\", \"prefix\": \"logs/\"}");
                 continue;
             }
-            FieldReader source = new FieldReader((Map<String, Object>) map, path, spec.problems());
+            FieldReader source = new FieldReader((Map<String, Object>) map, path, spec.problems()); // JSON edge: a source as parsed
             int before = spec.problems().size();
             source.rejectUnknown(Set.of("bucket", "prefix", "suffix", "maxObjects", "countBy", "match"));
             String bucket = source.requiredString("bucket", 63);
-            if (bucket != null && !BUCKET.matcher(bucket).matches()) {
+            if (rules && bucket != null && !BUCKET.matcher(bucket).matches()) {
                 source.problem("'" + source.pathOf("bucket") + "' is not a valid S3 bucket name: '" + shown(bucket) + "'");
             }
             String prefix = "";

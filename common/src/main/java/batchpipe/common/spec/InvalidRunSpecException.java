@@ -1,4 +1,4 @@
-package batchpipe.producer.spec;
+package batchpipe.common.spec;
 
 import java.util.List;
 
