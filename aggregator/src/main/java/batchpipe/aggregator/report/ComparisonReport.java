@@ -4,6 +4,10 @@ import batchpipe.aggregator.Report;
 import batchpipe.aggregator.cost.CostReport;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.report.Display;
+import batchpipe.report.Html;
+import batchpipe.report.MarkdownText;
+import batchpipe.report.SvgCharts;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

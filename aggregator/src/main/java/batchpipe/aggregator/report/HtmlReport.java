@@ -6,6 +6,9 @@ import batchpipe.aggregator.cost.VolumeTiers;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
 import batchpipe.common.json.Json;
+import batchpipe.report.Display;
+import batchpipe.report.Html;
+import batchpipe.report.SvgCharts;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

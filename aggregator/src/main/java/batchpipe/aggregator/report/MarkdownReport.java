@@ -4,6 +4,8 @@ import batchpipe.aggregator.Report;
 import batchpipe.aggregator.cost.CostReport;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.report.Display;
+import batchpipe.report.MarkdownText;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package batchpipe.aggregator.report;
 
+import batchpipe.report.Html;
+import batchpipe.report.SvgCharts;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

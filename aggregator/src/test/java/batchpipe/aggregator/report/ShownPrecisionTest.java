@@ -2,6 +2,9 @@ package batchpipe.aggregator.report;
 
 import batchpipe.aggregator.Report;
 import batchpipe.common.json.Json;
+import batchpipe.report.Display;
+import batchpipe.report.Html;
+import batchpipe.report.MarkdownText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
