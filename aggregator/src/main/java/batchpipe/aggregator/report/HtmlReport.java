@@ -21,8 +21,8 @@ import java.util.Map;
  * only the typed report, so a report.json read back ({@link Report#fromJson}) renders the same page.
  */
 public final class HtmlReport {
-    static final List<String> MEASURES = RunFigures.Latency.MEASURES;
-    static final List<String> PERCENTILES = List.of("p50", "p90", "p95", "p99", "p99.9", "max", "mean");
+    public static final List<String> MEASURES = RunFigures.Latency.MEASURES;
+    public static final List<String> PERCENTILES = List.of("p50", "p90", "p95", "p99", "p99.9", "max", "mean");
 
     private HtmlReport() {
     }

@@ -1,7 +1,5 @@
 package batchpipe.local.cli;
 
-import batchpipe.aggregator.report.SweepDocuments;
-import batchpipe.aggregator.report.SweepReport;
 import batchpipe.common.json.Json;
 import batchpipe.common.json.JsonException;
 import batchpipe.common.task.TaskIds;
@@ -16,6 +14,8 @@ import batchpipe.local.sweep.CpuCgroups;
 import batchpipe.local.sweep.LocalSweep;
 import batchpipe.local.sweep.SweepEstimate;
 import batchpipe.local.report.StoredRunReports;
+import batchpipe.local.report.SweepDocuments;
+import batchpipe.local.report.SweepReport;
 import batchpipe.local.template.StackTemplate;
 import batchpipe.producer.spec.InvalidRunSpecException;
 import batchpipe.producer.spec.RunSpecParser;

@@ -1,7 +1,9 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.cost.CostReport;
+import batchpipe.aggregator.report.HtmlReport;
+import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
 import batchpipe.report.Display;
