@@ -6,6 +6,9 @@ import batchpipe.aggregator.cost.VolumeTiers;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
 import batchpipe.common.json.Json;
+import batchpipe.report.Display;
+import batchpipe.report.Html;
+import batchpipe.report.SvgCharts;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,8 +21,8 @@ import java.util.Map;
  * only the typed report, so a report.json read back ({@link Report#fromJson}) renders the same page.
  */
 public final class HtmlReport {
-    static final List<String> MEASURES = RunFigures.Latency.MEASURES;
-    static final List<String> PERCENTILES = List.of("p50", "p90", "p95", "p99", "p99.9", "max", "mean");
+    public static final List<String> MEASURES = RunFigures.Latency.MEASURES;
+    public static final List<String> PERCENTILES = List.of("p50", "p90", "p95", "p99", "p99.9", "max", "mean");
 
     private HtmlReport() {
     }

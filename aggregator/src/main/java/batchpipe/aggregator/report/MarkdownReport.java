@@ -4,6 +4,8 @@ import batchpipe.aggregator.Report;
 import batchpipe.aggregator.cost.CostReport;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.report.Display;
+import batchpipe.report.MarkdownText;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -155,7 +157,7 @@ public final class MarkdownReport {
      * What a cost-by-architecture figure rests on, said next to it: null for a measured one, "projected, assuming equal
      * speed" when it takes another architecture's durations as they are, else the duration ratio it applied.
      */
-    static String projection(CostReport.Scenario scenario) {
+    public static String projection(CostReport.Scenario scenario) {
         if (scenario.basis().equals("measured")) return null;
         BigDecimal ratio = scenario.durationRatio();
         String partly = scenario.basis().equals("partly projected") ? "partly " : "";

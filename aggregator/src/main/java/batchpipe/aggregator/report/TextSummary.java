@@ -5,6 +5,7 @@ import batchpipe.aggregator.cost.CostReport;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
 import batchpipe.common.text.ControlCharacters;
+import batchpipe.report.Display;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

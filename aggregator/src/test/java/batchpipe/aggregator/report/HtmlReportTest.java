@@ -5,8 +5,9 @@ import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
-import batchpipe.common.run.RunRecord;
 import batchpipe.common.json.Json;
+import batchpipe.common.run.RunRecord;
+import batchpipe.report.Display;
 import org.junit.jupiter.api.Test;
 
 import java.util.regex.Matcher;

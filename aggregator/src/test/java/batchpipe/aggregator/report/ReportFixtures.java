@@ -12,8 +12,11 @@ import batchpipe.common.run.TaskRecord;
 import java.util.List;
 import java.util.Map;
 
-/** A small finished run: two scan tasks and one hash task on x86_64, two worker invocations. */
-final class ReportFixtures {
+/**
+ * A small finished run: two scan tasks and one hash task on x86_64, two worker invocations. Public, in the
+ * aggregator's test jar, for the CLI's report tests (batchpipe.local.report) that read such a run.
+ */
+public final class ReportFixtures {
     private ReportFixtures() {
     }
 
@@ -30,15 +33,15 @@ final class ReportFixtures {
                 task("hash-000001", "hash", "req-2", 2_000, 4_000).hashed(10, 10)};
     }
 
-    static List<TaskRecord> tasks() {
+    public static List<TaskRecord> tasks() {
         return java.util.Arrays.stream(builders()).map(TaskRecords.Builder::build).toList();
     }
 
-    static RunRecord run(String label) {
+    public static RunRecord run(String label) {
         return TaskRecords.run(label, 1_000, 2, 1, "{\"scan\":[{\"bucket\":\"b\"}]}");
     }
 
-    static RunReport report(String label) {
+    public static RunReport report(String label) {
         return RunReport.of("r1", run(label), tasks(), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
     }
 

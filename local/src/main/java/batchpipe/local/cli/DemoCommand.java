@@ -2,7 +2,7 @@ package batchpipe.local.cli;
 
 import batchpipe.aggregator.stats.RunFigures;
 import batchpipe.aggregator.Report;
-import batchpipe.aggregator.report.Display;
+import batchpipe.report.Display;
 import batchpipe.aggregator.report.TextSummary;
 import batchpipe.common.run.PlanResult;
 import batchpipe.common.text.ControlCharacters;

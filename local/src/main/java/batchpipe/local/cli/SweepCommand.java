@@ -1,7 +1,5 @@
 package batchpipe.local.cli;
 
-import batchpipe.aggregator.report.SweepDocuments;
-import batchpipe.aggregator.report.SweepReport;
 import batchpipe.common.spec.InvalidRunSpecException;
 import batchpipe.common.spec.RunSpec;
 import batchpipe.common.spec.RunSpecParser;
@@ -17,6 +15,8 @@ import batchpipe.local.sweep.CpuCgroups;
 import batchpipe.local.sweep.LocalSweep;
 import batchpipe.local.sweep.SweepEstimate;
 import batchpipe.local.report.StoredRunReports;
+import batchpipe.local.report.SweepDocuments;
+import batchpipe.local.report.SweepReport;
 import batchpipe.local.template.StackTemplate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

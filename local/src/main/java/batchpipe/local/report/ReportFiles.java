@@ -4,9 +4,6 @@ import batchpipe.aggregator.Report;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.delivery.ReportDocuments;
 import batchpipe.aggregator.delivery.ReportLocation;
-import batchpipe.aggregator.report.ComparisonReport;
-import batchpipe.aggregator.report.HistoryReport;
-import batchpipe.aggregator.report.RunHistory;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 

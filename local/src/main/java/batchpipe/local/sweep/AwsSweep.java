@@ -2,12 +2,12 @@ package batchpipe.local.sweep;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.RunReader;
-import batchpipe.aggregator.report.SweepReport;
 import batchpipe.common.spec.RunSpec;
 import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.task.TaskCodec;
 import batchpipe.common.task.TaskLimits;
 import batchpipe.local.report.RunSummaryItem;
+import batchpipe.local.report.SweepReport;
 import batchpipe.local.run.RunWatcher;
 import batchpipe.producer.RunPlanner;
 import batchpipe.producer.enqueue.PlanningContinuations;

@@ -1,7 +1,6 @@
 package batchpipe.local.report;
 
-import batchpipe.aggregator.report.RunHistory;
-import batchpipe.aggregator.report.RunHistory.RunPoint;
+import batchpipe.local.report.RunHistory.RunPoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

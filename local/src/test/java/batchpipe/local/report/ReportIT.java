@@ -1,6 +1,6 @@
 package batchpipe.local.report;
 
-import batchpipe.aggregator.report.Display;
+import batchpipe.report.Display;
 import batchpipe.local.cli.InProcessCli;
 import batchpipe.common.json.Json;
 import batchpipe.common.table.ProgressShards;

@@ -1,7 +1,6 @@
 package batchpipe.local.report;
 
 import batchpipe.aggregator.Report;
-import batchpipe.aggregator.report.ComparisonReport;
 import batchpipe.aggregator.report.HtmlReport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

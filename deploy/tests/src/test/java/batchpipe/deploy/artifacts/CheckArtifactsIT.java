@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * bin/check-artifacts, as CI and `make check-artifacts` run it, on the function folders this build laid
- * out (deploy/functions/&lt;module&gt;/target/function, what sam build ships): they pass, and the two
- * checks that guard against drift fail when they should: a class defined in two jars, and a jar the
- * module's jars.allowed does not name.
+ * out (deploy/functions/&lt;module&gt;/target/function, what sam build ships): they pass, and the
+ * checks that guard against drift fail when they should: a class defined in two jars, a jar the
+ * module's jars.allowed does not name, and a class of the CLI's report pages in the aggregator.
  */
 class CheckArtifactsIT {
     private static final Map<String, String> FUNCTIONS = Map.of("ProducerFunction", "producer", "WorkerFunction", "worker",
@@ -50,7 +50,7 @@ class CheckArtifactsIT {
 
     @Test
     void aClassDefinedInTwoJars_failsTheCheckNamingBothJars(@TempDir Path dir) throws Exception {
-        Path producer = copyOfFunction(dir, "producer");
+        Path producer = copyOfFunction(dir, "ProducerFunction", "producer");
         // A second copy of the CRaC API, as powertools-metrics' org.crac:crac once was next to org-crac.
         jar(producer.resolve("lib/crac-1.5.0.jar"), "org/crac/Core.class");
 
@@ -63,7 +63,7 @@ class CheckArtifactsIT {
 
     @Test
     void aJarTheAllowListDoesNotName_failsTheCheckNamingIt(@TempDir Path dir) throws Exception {
-        Path producer = copyOfFunction(dir, "producer");
+        Path producer = copyOfFunction(dir, "ProducerFunction", "producer");
         jar(producer.resolve("lib/HdrHistogram-2.2.2.jar"), "org/HdrHistogram/Histogram.class");
 
         Result result = checkArtifacts(dir);
@@ -73,10 +73,32 @@ class CheckArtifactsIT {
                 .contains("deploy/functions/producer/jars.allowed");
     }
 
-    /** The function folder as ProducerFunction, its files linked, lib/ a real folder that a test may add to. */
-    private static Path copyOfFunction(Path dir, String module) throws IOException {
+    @Test
+    void aClassOfTheCliReportPagesInTheAggregator_failsTheCheckNamingIt(@TempDir Path dir) throws Exception {
+        Path aggregator = copyOfFunction(dir, "AggregatorFunction", "aggregator");
+        // Where the sweep and trend code sat before it moved to local: the aggregator's classes, and the report library.
+        Path sweep = aggregator.resolve("batchpipe/aggregator/report/SweepReport.class");
+        Files.write(sweep, new byte[]{(byte) 0xCA, (byte) 0xFE, (byte) 0xBA, (byte) 0xBE});
+        Path reportJar;
+        try (Stream<Path> jars = Files.list(aggregator.resolve("lib"))) {
+            reportJar = jars.filter(j -> j.getFileName().toString().matches("report-\\d.*\\.jar")).findFirst().orElseThrow();
+        }
+        Files.delete(reportJar);
+        jar(reportJar, "batchpipe/report/Html.class", "batchpipe/report/TrendCharts$Line.class");
+
+        Result result = checkArtifacts(dir);
+
+        assertThat(result.exit()).isNotZero();
+        assertThat(result.output()).contains("AggregatorFunction: holds 2 class(es) of the CLI's report pages")
+                .contains("batchpipe/aggregator/report/SweepReport.class")
+                .contains("batchpipe/report/TrendCharts$Line.class in lib/" + reportJar.getFileName())
+                .doesNotContain("Html.class");
+    }
+
+    /** The function folder as {@code id}, its files linked, its folders (lib/ too) real ones that a test may add to. */
+    private static Path copyOfFunction(Path dir, String id, String module) throws IOException {
         Path built = functionsDir.resolve(module).resolve("target/function");
-        Path copy = dir.resolve("ProducerFunction");
+        Path copy = dir.resolve(id);
         try (Stream<Path> files = Files.walk(built)) {
             for (Path file : files.toList()) {
                 Path target = copy.resolve(built.relativize(file).toString());

@@ -1,4 +1,4 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.ReportInputs;

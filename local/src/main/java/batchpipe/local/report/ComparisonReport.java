@@ -1,9 +1,15 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.cost.CostReport;
+import batchpipe.aggregator.report.HtmlReport;
+import batchpipe.aggregator.report.MarkdownReport;
 import batchpipe.aggregator.stats.Percentiles;
 import batchpipe.aggregator.stats.RunFigures;
+import batchpipe.report.Display;
+import batchpipe.report.Html;
+import batchpipe.report.MarkdownText;
+import batchpipe.report.SvgCharts;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

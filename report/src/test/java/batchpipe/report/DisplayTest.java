@@ -1,4 +1,4 @@
-package batchpipe.aggregator.report;
+package batchpipe.report;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
-import batchpipe.aggregator.report.RunHistory.RunPoint;
+import batchpipe.local.report.RunHistory.RunPoint;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;

@@ -1,21 +1,29 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.ReportInputs;
 import batchpipe.aggregator.RunReport;
 import batchpipe.aggregator.cost.CostAssumptions;
 import batchpipe.aggregator.cost.PriceTable;
+import batchpipe.aggregator.report.ReportFixtures;
+import batchpipe.aggregator.report.ShownPrecisionTest;
 import batchpipe.aggregator.stats.RunFigures;
-import batchpipe.common.run.TaskRecord;
 import batchpipe.common.json.Json;
+import batchpipe.common.run.TaskRecord;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ComparisonReportTest {
+    /** Real runs of the local stack, which the aggregator's golden tests keep. */
+    private static final Path GOLDEN = Path.of("../aggregator/src/test/resources/golden");
 
     /** Report A as read back from report.json, and B with every task twice as slow and a different label. */
     private static Report a() {
@@ -123,5 +131,19 @@ class ComparisonReportTest {
         // every bar of run A's rows in A's colour, of B's in B's
         assertThat(html).contains("fill=\"" + a + "\"><title>A arm64").contains("fill=\"" + b + "\"><title>B arm64")
                 .doesNotContain("fill=\"" + b + "\"><title>A ", "fill=\"" + a + "\"><title>B ");
+    }
+
+    /** The figures rule of the report pages ({@link ShownPrecisionTest}), on the comparison of the two golden runs. */
+    @Test
+    void theComparisonOfTwoRealRunsShowsNoFigureBeyondFourSignificantDigits() throws IOException {
+        Report a = golden("golden-1"), b = golden("golden-2");
+
+        assertThat(ShownPrecisionTest.overPrecise(ComparisonReport.markdown(a, b), a, b)).isEmpty();
+        assertThat(ShownPrecisionTest.overPrecise(ShownPrecisionTest.visibleText(ComparisonReport.html(a, b)), a, b)).isEmpty();
+    }
+
+    private static Report golden(String runId) throws IOException {
+        Path file = GOLDEN.resolve(runId).resolve("expected").resolve("report.json");
+        return Report.fromJson(Files.readString(file, StandardCharsets.UTF_8), file.toString());
     }
 }

@@ -1,10 +1,11 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
 import batchpipe.aggregator.Report;
-import batchpipe.aggregator.report.RunHistory.Figure;
-import batchpipe.aggregator.report.RunHistory.Flag;
-import batchpipe.aggregator.report.RunHistory.JudgedRun;
-import batchpipe.aggregator.report.RunHistory.RunPoint;
+import batchpipe.aggregator.report.ReportFixtures;
+import batchpipe.local.report.RunHistory.Figure;
+import batchpipe.local.report.RunHistory.Flag;
+import batchpipe.local.report.RunHistory.JudgedRun;
+import batchpipe.local.report.RunHistory.RunPoint;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,6 +1,9 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
 import batchpipe.common.json.Json;
+import batchpipe.report.Html;
+import batchpipe.report.MarkdownText;
+import batchpipe.report.SvgCharts;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package batchpipe.aggregator.report;
+package batchpipe.report;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,8 +8,8 @@ import java.util.Locale;
  * Charts as inline SVG: no script, no library, no network, so a report is one file that renders the
  * same anywhere, and the page can forbid every external load.
  */
-final class SvgCharts {
-    static final String[] PALETTE = {"#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2", "#ca8a04", "#4b5563"};
+public final class SvgCharts {
+    public static final String[] PALETTE = {"#2563eb", "#ea580c", "#16a34a", "#9333ea", "#dc2626", "#0891b2", "#ca8a04", "#4b5563"};
     private static final int WIDTH = 760;
     private static final int HEIGHT = 340;
     private static final int LEFT = 72;
@@ -22,22 +22,22 @@ final class SvgCharts {
      *
      * @param dashed drawn dashed, to tell apart two curves of one colour (one run's two measures)
      */
-    record Curve(String name, String color, List<Double> percentiles, List<Double> values, boolean dashed) {
-        Curve(String name, String color, List<Double> percentiles, List<Double> values) {
+    public record Curve(String name, String color, List<Double> percentiles, List<Double> values, boolean dashed) {
+        public Curve(String name, String color, List<Double> percentiles, List<Double> values) {
             this(name, color, percentiles, values, false);
         }
     }
 
     /** A named series of one value per category. */
-    record Series(String name, String color, List<Double> values) {
+    public record Series(String name, String color, List<Double> values) {
     }
 
     /**
      * Points joined in x order: {@code dashed} for a reference (an ideal line), {@code markersOnly} for a
      * scatter; a point's label, when given, is written next to it.
      */
-    record XySeries(String name, String color, List<double[]> points, List<String> labels, boolean dashed, boolean markersOnly) {
-        XySeries(String name, String color, List<double[]> points) {
+    public record XySeries(String name, String color, List<double[]> points, List<String> labels, boolean dashed, boolean markersOnly) {
+        public XySeries(String name, String color, List<double[]> points) {
             this(name, color, points, List.of(), false, false);
         }
     }
@@ -46,7 +46,7 @@ final class SvgCharts {
     }
 
     /** Lines or points on linear axes from 0, the legend at the top left. */
-    static String xy(String id, String title, String xLabel, String yLabel, List<XySeries> series) {
+    public static String xy(String id, String title, String xLabel, String yLabel, List<XySeries> series) {
         double xMax = 0, yMax = 0;
         for (XySeries s : series) {
             for (double[] p : s.points()) {
@@ -100,7 +100,7 @@ final class SvgCharts {
     }
 
     /** Percent of tasks (y) at or below a latency (x), as steps through the nearest-rank values, on a linear x axis. */
-    static String cdf(String id, String title, String xLabel, List<Curve> curves) {
+    public static String cdf(String id, String title, String xLabel, List<Curve> curves) {
         return cdf(id, title, xLabel, curves, false);
     }
 
@@ -109,7 +109,7 @@ final class SvgCharts {
      * axis the ticks are powers of ten from below the smallest value to above the largest, and a value
      * below 1 (0 ms) sits on the axis's left edge.
      */
-    static String cdf(String id, String title, String xLabel, List<Curve> curves, boolean logScale) {
+    public static String cdf(String id, String title, String xLabel, List<Curve> curves, boolean logScale) {
         double xMax = 1, xMinPositive = Double.MAX_VALUE;
         for (Curve c : curves) {
             for (double v : c.values()) {
@@ -171,7 +171,7 @@ final class SvgCharts {
     }
 
     /** Vertical bars per category, the series stacked. */
-    static String stackedBars(String id, String title, String xLabel, String yLabel, List<String> categories, List<Series> series) {
+    public static String stackedBars(String id, String title, String xLabel, String yLabel, List<String> categories, List<Series> series) {
         return stackedBars(id, title, xLabel, yLabel, categories, series, null);
     }
 
@@ -179,12 +179,12 @@ final class SvgCharts {
      * A span of the x axis shaded behind the bars, in bar slots (0 is the left edge of the first bar's slot, n the
      * right edge of the last): a phase of the run, such as its planning.
      */
-    record Band(double fromSlot, double toSlot, String label) {
+    public record Band(double fromSlot, double toSlot, String label) {
     }
 
     /** {@link #stackedBars(String, String, String, String, List, List)} with {@code band} (null: none) shaded behind the bars. */
-    static String stackedBars(String id, String title, String xLabel, String yLabel, List<String> categories, List<Series> series,
-                              Band band) {
+    public static String stackedBars(String id, String title, String xLabel, String yLabel, List<String> categories, List<Series> series,
+                                     Band band) {
         int n = categories.size();
         double yMax = 0;
         for (int i = 0; i < n; i++) {
@@ -233,8 +233,8 @@ final class SvgCharts {
     }
 
     /** One horizontal bar per row, the series stacked, the row's total written after it. */
-    static String horizontalStackedBars(String id, String title, String valueLabel, List<String> rows, List<Series> series,
-                                        List<String> totals) {
+    public static String horizontalStackedBars(String id, String title, String valueLabel, List<String> rows, List<Series> series,
+                                               List<String> totals) {
         double xMax = 0;
         for (int r = 0; r < rows.size(); r++) {
             double sum = 0;
@@ -283,7 +283,7 @@ final class SvgCharts {
     }
 
     /** Round tick values from 0 to at least {@code max}: steps of 1, 2 or 5 times a power of ten, 4 to 8 of them. */
-    static double[] ticks(double max) {
+    public static double[] ticks(double max) {
         double raw = max / 5;
         double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
         double step = magnitude;
@@ -359,7 +359,7 @@ final class SvgCharts {
         return String.format(Locale.ROOT, "%.1f", v);
     }
 
-    static List<Double> doubles(List<?> values) {
+    public static List<Double> doubles(List<?> values) {
         List<Double> out = new ArrayList<>();
         for (Object v : values) out.add(v instanceof Number n ? n.doubleValue() : 0.0);
         return out;

@@ -1,4 +1,4 @@
-package batchpipe.aggregator.report;
+package batchpipe.report;
 
 import batchpipe.common.text.ControlCharacters;
 
@@ -20,11 +20,11 @@ import batchpipe.common.text.ControlCharacters;
  * {@code https://...} or {@code www....}) are left alone: they show their whole address and only ever link
  * to http(s) or mail.
  */
-final class MarkdownText {
+public final class MarkdownText {
     private MarkdownText() {
     }
 
-    static String escape(Object value) {
+    public static String escape(Object value) {
         String s = String.valueOf(value);
         StringBuilder out = new StringBuilder(s.length() + 8);
         for (int i = 0; i < s.length(); i++) {

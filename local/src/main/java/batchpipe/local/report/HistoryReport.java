@@ -1,8 +1,12 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
 
-import batchpipe.aggregator.report.RunHistory.Flag;
-import batchpipe.aggregator.report.RunHistory.JudgedRun;
-import batchpipe.aggregator.report.RunHistory.RunPoint;
+import batchpipe.local.report.RunHistory.Flag;
+import batchpipe.local.report.RunHistory.JudgedRun;
+import batchpipe.local.report.RunHistory.RunPoint;
+import batchpipe.report.Display;
+import batchpipe.report.Html;
+import batchpipe.report.MarkdownText;
+import batchpipe.report.SvgCharts;
 
 import java.math.BigDecimal;
 import java.time.Instant;

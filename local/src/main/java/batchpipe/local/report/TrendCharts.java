@@ -1,4 +1,7 @@
-package batchpipe.aggregator.report;
+package batchpipe.local.report;
+
+import batchpipe.report.Html;
+import batchpipe.report.SvgCharts;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,11 +1,11 @@
-package batchpipe.aggregator.report;
+package batchpipe.report;
 
 /** HTML text escaping: every value a report prints (run labels, log field values) is untrusted text. */
-final class Html {
+public final class Html {
     private Html() {
     }
 
-    static String escape(Object value) {
+    public static String escape(Object value) {
         String s = String.valueOf(value);
         StringBuilder out = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
@@ -26,7 +26,7 @@ final class Html {
      * The page's head: a Content-Security-Policy that allows no script and no load from anywhere, so the
      * file is self-contained by construction (a stray external reference would show as a console error).
      */
-    static String head(String title) {
+    public static String head(String title) {
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"

@@ -1,4 +1,4 @@
-package batchpipe.aggregator.report;
+package batchpipe.report;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
