@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Times whole `./batchpipe scan` processes of two checkouts side by side, fairly: each checkout gets several
-# start-up caches of its own, each recorded after its own first run as a user's is (by the script: from
-# the user's first scan before 1323e3d, from a training run over a built-in mix since), and the timed runs
-# rotate over every (checkout, cache) pair, with `zstd -dc` in each round for scale.
+# start-up caches of its own, each recorded by its own first run as a user's is, and the timed runs rotate
+# over every (checkout, cache) pair, with `zstd -dc` in each round for scale.
 #
 # Why several caches: on JDK 25 the cache holds the recording run's profiles (JEP 515), and which ones it
-# caught moved a scan by up to 7% when a user's first scan recorded it (five caches of one build, rotated
-# on the long-values corpus: 1.018 to 1.110 s); the training run's caches differ less (three: 0.784 to
-# 0.792 s on a slow host), but one cache per checkout is still a bias no number of rounds removes.
+# caught moves a scan by up to 7% (five caches of one build, rotated on the long-values corpus: 1.018 to
+# 1.110 s). With one cache per checkout that is a bias no number of rounds removes.
 #
 # Usage: bench/compare-scan-speed.sh BASE_DIR NEW_DIR FILE [CACHES [ROUNDS]]
 #   BASE_DIR, NEW_DIR  checkouts with their CLI built (./batchpipe builds it when stale), e.g. a worktree of

@@ -42,8 +42,7 @@ public final class Bench {
         if (settings.runs("aggregate")) new AggregateBench(context).measure();
         if (processes.primedAny()) {
             findings.note("Each `./batchpipe` subcommand ran once untimed before its timed runs, which writes its start-up cache "
-                    + "(the CLI keeps one per subcommand in local/target/cds: an AOT cache on JDK 25+, CDS before; scan's is recorded by a "
-                    + "training run over a built-in mix of log shapes after that run), as a user's second run has it.");
+                    + "(the CLI keeps one per subcommand in local/target/cds: an AOT cache on JDK 25+, CDS before), as a user's second run has it.");
         }
         findings.note("JMH benchmarks of the kernels (line splitting, parsing, chunk merging, hashing) are not part of this bench: "
                 + "they are for profiling, in bench-jmh (\"JMH kernels\" in docs/BENCHMARKS.md).");

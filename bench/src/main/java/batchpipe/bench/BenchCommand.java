@@ -17,8 +17,8 @@ import java.util.concurrent.Callable;
                     + "warm speed, bcrypt per-hash time and scaling, scanning under -Xmx128m, the demo's overhead, and the "
                     + "worker's cold start under the Lambda runtime interface client against an empty handler (needs the Lambda "
                     + "folders ./mvnw package builds). Each figure is the median of --runs whole-process runs; prints a table of "
-                    + "figures, ratios and PASS/MISS, and with --markdown writes the page for docs/BENCHMARKS.md. Exit 0 when it "
-                    + "ran, whatever the results."})
+                    + "figures, ratios and PASS/MISS, and with --markdown writes the run as a Markdown page, whose figures "
+                    + "docs/BENCHMARKS.md carries. Exit 0 when it ran, whatever the results."})
 public final class BenchCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -40,7 +40,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = "The shapes of log the scan and warm parts measure, comma-separated: short, long-values, narrow (default: all).")
     List<String> shapes = new ArrayList<>();
 
-    @Option(names = "--markdown", paramLabel = "FILE", description = "Write the Markdown report here (e.g. docs/BENCHMARKS.md).")
+    @Option(names = "--markdown", paramLabel = "FILE", description = "Write this run as a Markdown page here, replacing the file (e.g. /tmp/bench.md, not docs/BENCHMARKS.md).")
     Path markdown;
 
     @Override

@@ -3,7 +3,7 @@ package batchpipe.bench;
 import java.util.List;
 import java.util.Map;
 
-/** Renders a bench run as the Markdown of docs/BENCHMARKS.md: machine, targets, figures, commands, notes. */
+/** Renders one bench run as a Markdown page: machine, targets, figures, commands, notes; docs/BENCHMARKS.md carries its figures. */
 public final class MarkdownReport {
     private MarkdownReport() {
     }

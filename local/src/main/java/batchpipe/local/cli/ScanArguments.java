@@ -13,7 +13,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -71,10 +70,6 @@ final class ScanArguments {
         if (threads < 1 || threads > 256) {
             throw new UsageError("--workers must be between 1 and 256, got " + threads);
         }
-        // The run that records the start-up cache scans the training mix (ScanTraining) in place of the inputs,
-        // which are not checked: the user may have moved them since their own scan.
-        String trainingMix = System.getProperty(ScanTraining.PROPERTY);
-        if (trainingMix != null) return new Plan(options, threads, Collections.nCopies(ScanTraining.PASSES, trainingMix));
         for (String input : inputs) {
             if (input.startsWith("s3://")) {
                 s3Location(input);
