@@ -1,19 +1,11 @@
 package batchpipe.worker.hash;
 
+import batchpipe.worker.benchmark.MillisecondsPerOperation;
 import org.mindrot.jbcrypt.BCrypt;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
 import java.util.function.BinaryOperator;
 import java.util.function.IntFunction;
 
@@ -25,13 +17,7 @@ import java.util.function.IntFunction;
  * <p>Another implementation joins by adding its name to {@link #implementation} and one case to
  * {@link #implementationNamed}; setup checks its hashes against jBCrypt's before any is timed.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class BcryptBenchmark {
+public class BcryptBenchmark extends MillisecondsPerOperation {
 
     /**
      * {@code batchpipe}: the worker's own kernel ({@link Bcrypt}); {@code jbcrypt}: org.mindrot jBCrypt

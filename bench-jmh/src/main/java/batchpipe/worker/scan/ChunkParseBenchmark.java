@@ -1,19 +1,11 @@
 package batchpipe.worker.scan;
 
+import batchpipe.worker.benchmark.MillisecondsPerOperation;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * Parsing: {@link ChunkParser#parse} over the sample's chunks, as a pool thread runs each chunk of a
@@ -22,13 +14,7 @@ import java.util.concurrent.TimeUnit;
  * into the chunk's {@link BoundedValueCounts}. One parser per thread, reused across operations as a
  * pool thread reuses it across chunks; each chunk's new {@link ChunkTally} is part of the cost.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class ChunkParseBenchmark {
+public class ChunkParseBenchmark extends MillisecondsPerOperation {
 
     /**
      * {@code none}: validation only (the parser skips field reading). {@code level+status}: the CLI's and

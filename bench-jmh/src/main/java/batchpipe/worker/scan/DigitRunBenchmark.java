@@ -1,32 +1,18 @@
 package batchpipe.worker.scan;
 
+import batchpipe.worker.benchmark.MicrosecondsPerOperation;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The digit-run kernel alone: {@link JsonLineValidator#skipDigits} (eight bytes at a time) over 1 MB of
  * comma-separated digit runs of one length, against the byte-at-a-time loop it replaced ({@code bytewise}).
  * 3 digits: a status; 6: the long-values shape's samples; 13: a millisecond timestamp.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class DigitRunBenchmark {
+public class DigitRunBenchmark extends MicrosecondsPerOperation {
 
     @Param({"3", "6", "13"})
     public int length;

@@ -1,17 +1,9 @@
 package batchpipe.worker.scan;
 
+import batchpipe.worker.benchmark.MillisecondsPerOperation;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
-import java.util.concurrent.TimeUnit;
 
 /**
  * Finding every line end of the sample, chunk by chunk, with {@link ChunkParser#indexOfNewline}: the
@@ -20,13 +12,7 @@ import java.util.concurrent.TimeUnit;
  * ({@link JsonLineValidator#scanLine}), so {@link ChunkParseBenchmark} with {@code countBy=none}
  * against this one shows what validating costs over splitting alone.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class LineSplitBenchmark {
+public class LineSplitBenchmark extends MillisecondsPerOperation {
 
     private byte[] lines;
     private int[] chunkEnds;

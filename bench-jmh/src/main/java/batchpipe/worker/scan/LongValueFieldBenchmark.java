@@ -1,21 +1,13 @@
 package batchpipe.worker.scan;
 
 import batchpipe.bench.corpus.Shape;
+import batchpipe.worker.benchmark.MillisecondsPerOperation;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The strict check ({@link JsonLineValidator#scanLine}) on one field of the long-value shape's long lines
@@ -25,13 +17,7 @@ import java.util.concurrent.TimeUnit;
  * whole shape's figure ({@link ShapeKernelBenchmark}) mixes them; this says which one to work on. Divide
  * the bytes printed at setup by the time per operation for MB/s.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class LongValueFieldBenchmark {
+public class LongValueFieldBenchmark extends MillisecondsPerOperation {
 
     @Param({"stack", "body", "samples", "tags"})
     public String field;

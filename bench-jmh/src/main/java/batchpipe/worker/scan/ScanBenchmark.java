@@ -1,22 +1,14 @@
 package batchpipe.worker.scan;
 
+import batchpipe.worker.benchmark.NativeMillisecondsPerOperation;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The kernels together: {@link LogScanner#scan} of the sample held in memory, so decompression,
@@ -24,14 +16,7 @@ import java.util.concurrent.TimeUnit;
  * For profiling where a whole scan's time goes (e.g. {@code -prof stack}); the parts are measured
  * alone by the other benchmarks.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-// zstd-jni loads native code; JDK 22+ warns on every start unless native access is granted.
-@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class ScanBenchmark {
+public class ScanBenchmark extends NativeMillisecondsPerOperation {
 
     @Param({"zstd", "plain"})
     public String format;

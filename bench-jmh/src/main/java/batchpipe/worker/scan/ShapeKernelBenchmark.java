@@ -1,24 +1,16 @@
 package batchpipe.worker.scan;
 
+import batchpipe.worker.benchmark.MillisecondsPerOperation;
 import com.github.luben.zstd.ZstdInputStream;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The scan's kernels on each shape of log, one thread, about 8 MB per operation ({@link ShapeInput}):
@@ -28,13 +20,7 @@ import java.util.concurrent.TimeUnit;
  * the floor the scan is held to. Divide the input's bytes (printed at setup) by the time per operation
  * for MB/s. The source compiles against the scanner before issue 19 too, for A/B runs.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(1)
-public class ShapeKernelBenchmark {
+public class ShapeKernelBenchmark extends MillisecondsPerOperation {
 
     @Param({"short", "long-values", "narrow"})
     public String shape;

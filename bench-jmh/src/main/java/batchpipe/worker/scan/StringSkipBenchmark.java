@@ -1,32 +1,18 @@
 package batchpipe.worker.scan;
 
+import batchpipe.worker.benchmark.MicrosecondsPerOperation;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The string kernel alone: {@link JsonLineValidator#skipString} over 1 MB of string bodies of one
  * length, against the byte-at-a-time table loop it replaced ({@code tableOnly}, the same checks). Plain
  * ASCII, or text with a two- or three-byte UTF-8 character about every 40 bytes ({@code mixed}).
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class StringSkipBenchmark {
+public class StringSkipBenchmark extends MicrosecondsPerOperation {
 
     @Param({"8", "32", "1024", "32768"})
     public int length;
