@@ -2,16 +2,18 @@ package batchpipe.worker.scan;
 
 /**
  * <b>Reference for the differential tests</b>: the scanner's code as it was before issue 19 (commit
- * b2163fc), kept unchanged apart from its name, so that ScanDifferentialTest can hold the fast path to
- * exactly its answers on every line.
+ * b2163fc), so that ScanDifferentialTest can hold the fast path to exactly its answers on every line.
+ * Where that code had been carried into {@link JsonLineValidator} unchanged (the structure walk, numbers)
+ * it is written here in another form, a recursive descent and a state machine, since a copy would share
+ * any bug with the code it checks; the string table loop is the pre-issue-19 one, and the UTF-8 check
+ * decodes each sequence and checks the code point's range. The outcome constants are the validator's own.
  *
  * <p>Strict RFC 8259 check that a byte range is exactly one JSON object, in valid UTF-8, nested at most
  * {@link #MAX_DEPTH} levels. jsoniter checks almost none of this (its skip counts braces, skips three
  * bytes for any literal starting with {@code t} or {@code n}, and accepts any byte inside strings and
  * numbers), so every line is validated here first and jsoniter only navigates lines known to be valid.
  *
- * <p>The check is iterative with an explicit container stack, so no input can overflow the thread stack.
- * Plain string bytes are skipped through a 256-entry table; an eight-bytes-at-a-time (SWAR) variant
+ * <p>Plain string bytes are skipped through a 256-entry table; an eight-bytes-at-a-time (SWAR) variant
  * measured no faster on log lines, whose strings are short, and its VarHandle reads are slow until C2
  * has compiled them, which hurts a fresh JVM's first scan. One instance per thread; not thread-safe.
  */
@@ -31,15 +33,10 @@ final class ReferenceLineValidator {
         PLAIN_IN_STRING['\\'] = 0;
     }
 
-    /** For each open container: true when it is an array, false when an object. */
-    private final boolean[] inArray = new boolean[MAX_DEPTH + 1];
-
-    /** {@link #scanLine} outcome: the line holds only whitespace. */
-    static final int BLANK = 0;
-    /** {@link #scanLine} outcome: the line is exactly one JSON object. */
-    static final int OBJECT = 1;
-    /** {@link #scanLine} outcome: anything else. */
-    static final int MALFORMED = 2;
+    /** {@link #scanLine}'s outcomes: the validator's, so that both are compared on the same values. */
+    static final int BLANK = JsonLineValidator.BLANK;
+    static final int OBJECT = JsonLineValidator.OBJECT;
+    static final int MALFORMED = JsonLineValidator.MALFORMED;
 
     /** After {@link #scanLine}: for BLANK and OBJECT, the index of the line's newline (or its end). */
     int lineEnd;
@@ -49,118 +46,32 @@ final class ReferenceLineValidator {
     boolean sawEscape;
 
     /**
-     * Checks the line starting at {@code start}: it ends at the first {@code \n} or at {@code end}, so
-     * one pass both finds the line and validates it. No accepted token can contain a raw newline, and
-     * whitespace here excludes it. On MALFORMED the line end is not known; {@link #lineEnd} is left at
-     * {@code start} and the caller searches for the newline.
+     * Checks the line starting at {@code start}: it ends at the first {@code \n} or at {@code end}. Found
+     * first here, then validated as a whole; no accepted token can contain a raw newline, so this gives the
+     * same verdict as validating up to the newline. On MALFORMED, {@link #lineEnd} is left at {@code start}.
      */
     int scanLine(byte[] b, int start, int end) {
         sawEscape = false;
         lineEnd = start;
-        int p = skipWhitespace(b, start, end);
-        if (p == end || b[p] == '\n') {
-            lineEnd = p;
+        int newline = start;
+        while (newline < end && b[newline] != '\n') {
+            newline++;
+        }
+        int first = skipWhitespace(b, start, newline);
+        if (first == newline) {
+            lineEnd = newline;
             return BLANK;
         }
-        if (b[p] != '{') {
+        if (b[first] != '{') {
             return MALFORMED;
         }
-        objectStart = p;
-        boolean[] arrays = inArray;
-        int depth = 0;
-        for (;;) {
-            // p is at the first byte of a value
-            if (p >= end) {
-                return MALFORMED;
-            }
-            byte c = b[p];
-            if (c == '"') {
-                p = skipString(b, p + 1, end);
-                if (p < 0) {
-                    return MALFORMED;
-                }
-            } else if (c == '{') {
-                if (++depth > MAX_DEPTH) {
-                    return MALFORMED;
-                }
-                arrays[depth] = false;
-                p = skipWhitespace(b, p + 1, end);
-                if (p < end && b[p] == '}') {
-                    depth--;
-                    p++;
-                } else {
-                    p = skipMemberName(b, p, end);
-                    if (p < 0) {
-                        return MALFORMED;
-                    }
-                    continue;
-                }
-            } else if (c == '[') {
-                if (++depth > MAX_DEPTH) {
-                    return MALFORMED;
-                }
-                arrays[depth] = true;
-                p = skipWhitespace(b, p + 1, end);
-                if (p < end && b[p] == ']') {
-                    depth--;
-                    p++;
-                } else {
-                    continue;
-                }
-            } else if (c == '-' || (c >= '0' && c <= '9')) {
-                p = skipNumber(b, p, end);
-                if (p < 0) {
-                    return MALFORMED;
-                }
-            } else if (c == 't') {
-                if (!hasLiteral(b, p, end, 'r', 'u', 'e')) {
-                    return MALFORMED;
-                }
-                p += 4;
-            } else if (c == 'n') {
-                if (!hasLiteral(b, p, end, 'u', 'l', 'l')) {
-                    return MALFORMED;
-                }
-                p += 4;
-            } else if (c == 'f') {
-                if (end - p < 5 || b[p + 4] != 'e' || !hasLiteral(b, p, end, 'a', 'l', 's')) {
-                    return MALFORMED;
-                }
-                p += 5;
-            } else {
-                return MALFORMED;
-            }
-            // after a complete value: close containers until a comma starts the next value
-            for (;;) {
-                p = skipWhitespace(b, p, end);
-                if (depth == 0) {
-                    if (p == end || b[p] == '\n') {
-                        lineEnd = p;
-                        return OBJECT;
-                    }
-                    return MALFORMED;
-                }
-                if (p >= end) {
-                    return MALFORMED;
-                }
-                c = b[p];
-                if (c == ',') {
-                    p = skipWhitespace(b, p + 1, end);
-                    if (!arrays[depth]) {
-                        p = skipMemberName(b, p, end);
-                        if (p < 0) {
-                            return MALFORMED;
-                        }
-                    }
-                    break;
-                }
-                if (c != (arrays[depth] ? ']' : '}')) {
-                    return MALFORMED;
-                }
-                depth--;
-                p++;
-            }
+        objectStart = first;
+        int after = value(b, first, newline, 0);
+        if (after < 0 || skipWhitespace(b, after, newline) != newline) {
+            return MALFORMED;
         }
+        lineEnd = newline;
+        return OBJECT;
     }
 
     /** True when all of {@code b[start, end)} is one line holding exactly one JSON object. */
@@ -168,25 +79,72 @@ final class ReferenceLineValidator {
         return scanLine(b, start, end) == OBJECT && lineEnd == end;
     }
 
-    /** Skips {@code "name" ws : ws}; returns the index of the value, or -1. */
-    private int skipMemberName(byte[] b, int p, int end) {
-        if (p >= end || b[p] != '"') {
+    /** The value at {@code p} inside {@code depth} open containers; returns the index after it, or -1. */
+    private int value(byte[] b, int p, int end, int depth) {
+        if (p >= end) {
             return -1;
         }
-        p = skipString(b, p + 1, end);
-        if (p < 0) {
-            return -1;
-        }
-        p = skipWhitespace(b, p, end);
-        if (p >= end || b[p] != ':') {
-            return -1;
-        }
-        return skipWhitespace(b, p + 1, end);
+        return switch (b[p]) {
+            case '{' -> container(b, p, end, depth + 1, '}');
+            case '[' -> container(b, p, end, depth + 1, ']');
+            case '"' -> skipString(b, p + 1, end);
+            case 't' -> literal(b, p, end, "true");
+            case 'f' -> literal(b, p, end, "false");
+            case 'n' -> literal(b, p, end, "null");
+            default -> skipNumber(b, p, end);
+        };
     }
 
-    /** Three bytes after the literal's first byte at {@code p}. */
-    private static boolean hasLiteral(byte[] b, int p, int end, char c1, char c2, char c3) {
-        return end - p >= 4 && b[p + 1] == c1 && b[p + 2] == c2 && b[p + 3] == c3;
+    /**
+     * The object or array opening at {@code p}, the {@code depth}th open container, up to its
+     * {@code close}; returns the index after it, or -1. Recursive: {@link #MAX_DEPTH} bounds the depth.
+     */
+    private int container(byte[] b, int p, int end, int depth, char close) {
+        if (depth > MAX_DEPTH) {
+            return -1;
+        }
+        p = skipWhitespace(b, p + 1, end);
+        if (p < end && b[p] == close) {
+            return p + 1;
+        }
+        for (;;) {
+            if (close == '}') {
+                if (p >= end || b[p] != '"') {
+                    return -1;
+                }
+                p = skipString(b, p + 1, end);
+                if (p < 0) {
+                    return -1;
+                }
+                p = skipWhitespace(b, p, end);
+                if (p >= end || b[p] != ':') {
+                    return -1;
+                }
+                p = skipWhitespace(b, p + 1, end);
+            }
+            p = value(b, p, end, depth);
+            if (p < 0) {
+                return -1;
+            }
+            p = skipWhitespace(b, p, end);
+            if (p >= end || (b[p] != ',' && b[p] != close)) {
+                return -1;
+            }
+            if (b[p] == close) {
+                return p + 1;
+            }
+            p = skipWhitespace(b, p + 1, end);
+        }
+    }
+
+    /** {@code word} spelled out at {@code p}; returns the index after it, or -1. */
+    private static int literal(byte[] b, int p, int end, String word) {
+        for (int i = 0; i < word.length(); i++) {
+            if (p + i >= end || b[p + i] != word.charAt(i)) {
+                return -1;
+            }
+        }
+        return p + word.length();
     }
 
     /** Space, tab and carriage return: JSON whitespace except the newline, which ends the line. */
@@ -201,41 +159,33 @@ final class ReferenceLineValidator {
         return p;
     }
 
-    /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}; returns the index after it, or -1. */
+    /**
+     * {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}, the longest match from {@code p}, as a
+     * state machine over one byte at a time; returns the index after it, or -1 if it stops short of a number.
+     */
     static int skipNumber(byte[] b, int p, int end) {
-        if (b[p] == '-') {
-            p++;
-        }
-        if (p >= end) {
-            return -1;
-        }
-        byte c = b[p];
-        if (c == '0') {
-            p++;
-        } else if (c >= '1' && c <= '9') {
-            p = skipDigits(b, p + 1, end);
-        } else {
-            return -1;
-        }
-        if (p < end && b[p] == '.') {
-            int digits = skipDigits(b, p + 1, end);
-            if (digits == p + 1) {
-                return -1;
+        // 0 start, 1 after the minus, 2 a leading zero, 3 integer digits, 4 after the point, 5 fraction digits,
+        // 6 after the e, 7 after the exponent's sign, 8 exponent digits
+        int state = 0;
+        for (; p < end; p++) {
+            byte c = b[p];
+            boolean digit = c >= '0' && c <= '9';
+            boolean exponent = c == 'e' || c == 'E';
+            int next = switch (state) {
+                case 0 -> c == '-' ? 1 : c == '0' ? 2 : digit ? 3 : -1;
+                case 1 -> c == '0' ? 2 : digit ? 3 : -1;
+                case 2 -> c == '.' ? 4 : exponent ? 6 : -1;
+                case 3 -> digit ? 3 : c == '.' ? 4 : exponent ? 6 : -1;
+                case 4, 5 -> digit ? 5 : state == 5 && exponent ? 6 : -1;
+                case 6 -> c == '+' || c == '-' ? 7 : digit ? 8 : -1;
+                default -> digit ? 8 : -1; // 7 and 8
+            };
+            if (next < 0) {
+                break;
             }
-            p = digits;
+            state = next;
         }
-        if (p < end && (b[p] == 'e' || b[p] == 'E')) {
-            p++;
-            if (p < end && (b[p] == '+' || b[p] == '-')) {
-                p++;
-            }
-            int digits = skipDigits(b, p, end);
-            if (digits == p) {
-                return -1;
-            }
-            p = digits;
-        }
-        return p;
+        return state == 2 || state == 3 || state == 5 || state == 8 ? p : -1;
     }
 
     private static int skipDigits(byte[] b, int p, int end) {
@@ -318,45 +268,40 @@ final class ReferenceLineValidator {
     }
 
     /**
-     * One well-formed UTF-8 sequence (Unicode 15, table 3-7) starting at a byte >= 0x80: no overlong
-     * forms, no encoded surrogates, nothing above U+10FFFF, no truncation. Returns the index after it, or -1.
+     * One well-formed UTF-8 sequence starting at a byte >= 0x80, found by decoding it: a lead byte of two to
+     * four bytes, that many continuation bytes, and a code point that is neither overlong, a surrogate nor
+     * above U+10FFFF. Returns the index after it, or -1.
      */
     static int skipUtf8Sequence(byte[] b, int p, int end) {
         int lead = b[p] & 0xFF;
-        if (lead < 0xC2) {
-            return -1; // continuation byte, or C0/C1 (overlong two-byte form)
+        int length;
+        int codePoint;
+        if ((lead & 0xE0) == 0xC0) {
+            length = 2;
+            codePoint = lead & 0x1F;
+        } else if ((lead & 0xF0) == 0xE0) {
+            length = 3;
+            codePoint = lead & 0x0F;
+        } else if ((lead & 0xF8) == 0xF0) {
+            length = 4;
+            codePoint = lead & 0x07;
+        } else {
+            return -1;
         }
-        if (lead < 0xE0) {
-            return p + 1 < end && isContinuation(b[p + 1]) ? p + 2 : -1;
+        if (end - p < length) {
+            return -1;
         }
-        if (lead < 0xF0) {
-            if (end - p < 3) {
+        for (int i = 1; i < length; i++) {
+            int c = b[p + i] & 0xFF;
+            if ((c & 0xC0) != 0x80) {
                 return -1;
             }
-            int second = b[p + 1] & 0xFF;
-            int min = lead == 0xE0 ? 0xA0 : 0x80; // E0 80..9F would be overlong
-            int max = lead == 0xED ? 0x9F : 0xBF; // ED A0..BF would encode a surrogate
-            if (second < min || second > max || !isContinuation(b[p + 2])) {
-                return -1;
-            }
-            return p + 3;
+            codePoint = codePoint << 6 | (c & 0x3F);
         }
-        if (lead < 0xF5) {
-            if (end - p < 4) {
-                return -1;
-            }
-            int second = b[p + 1] & 0xFF;
-            int min = lead == 0xF0 ? 0x90 : 0x80; // F0 80..8F would be overlong
-            int max = lead == 0xF4 ? 0x8F : 0xBF; // F4 90.. would be above U+10FFFF
-            if (second < min || second > max || !isContinuation(b[p + 2]) || !isContinuation(b[p + 3])) {
-                return -1;
-            }
-            return p + 4;
+        int least = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
+        if (codePoint < least || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) {
+            return -1;
         }
-        return -1; // F5..FF never appear in UTF-8
-    }
-
-    private static boolean isContinuation(byte c) {
-        return (c & 0xC0) == 0x80;
+        return p + length;
     }
 }
