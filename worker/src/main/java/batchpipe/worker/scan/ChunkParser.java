@@ -40,14 +40,22 @@ final class ChunkParser {
         FieldPathTree tree = FieldPathTree.of(FieldPathTree.pathsOf(options));
         this.extracts = tree.slotCount > 0;
         validator.extract(tree);
-        if (options.match() instanceof Match.FieldEquals equals) {
-            equalsSlot = countByPaths;
-            equalsValue = utf8(equals.value());
-        } else {
-            equalsSlot = -1;
-            equalsValue = null;
-        }
-        containsText = options.match() instanceof Match.Contains contains ? utf8(contains.text()) : null;
+        equalsValue = equalsValue(options.match());
+        equalsSlot = equalsValue == null ? -1 : countByPaths;
+        containsText = containsText(options.match());
+    }
+
+    // Package-private for the differential tests' reference parser: turning the match into bytes is not what
+    // they check, so both parsers share it.
+
+    /** A FieldEquals match's value as the bytes a line's value is compared with, or null for any other match. */
+    static byte[] equalsValue(Match match) {
+        return match instanceof Match.FieldEquals equals ? utf8(equals.value()) : null;
+    }
+
+    /** A Contains match's text as the bytes looked for in each line, or null for any other match. */
+    static byte[] containsText(Match match) {
+        return match instanceof Match.Contains contains ? utf8(contains.text()) : null;
     }
 
     /** UTF-8 with unpaired surrogates as U+FFFD, the same way escaped ones are decoded from lines. */

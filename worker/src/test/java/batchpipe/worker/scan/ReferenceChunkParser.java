@@ -1,17 +1,14 @@
 package batchpipe.worker.scan;
 
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * <b>Reference for the differential tests</b>: the scanner's code as it was before issue 19 (commit
- * b2163fc), kept unchanged apart from its name, so that ScanDifferentialTest can hold the fast path to
- * exactly its answers on every line.
+ * b2163fc), so that ScanDifferentialTest can hold the fast path to exactly its answers on every line.
+ * What ChunkParser still held unchanged from it (splitting and measuring lines, the Contains search) is
+ * written here in a plainer form, since a copy would share any bug with the code it checks; turning the
+ * match into bytes is ChunkParser's own, as it is not what the tests check.
  *
  * <p>Splits a chunk of whole lines and tallies them: blank lines are skipped, each other line is an event
  * when it is exactly one JSON object, else malformed. One instance per thread at a time.
@@ -35,28 +32,9 @@ final class ReferenceChunkParser {
         this.countByPaths = countBy.size();
         FieldPathTree tree = FieldPathTree.of(FieldPathTree.pathsOf(options));
         this.fields = tree.slotCount == 0 ? null : new ReferenceFieldPathReader(tree);
-        if (options.match() instanceof Match.FieldEquals equals) {
-            equalsSlot = countByPaths;
-            equalsValue = utf8(equals.value());
-        } else {
-            equalsSlot = -1;
-            equalsValue = null;
-        }
-        containsText = options.match() instanceof Match.Contains contains ? utf8(contains.text()) : null;
-    }
-
-    /** UTF-8 with unpaired surrogates as U+FFFD, the same way escaped ones are decoded from lines. */
-    private static byte[] utf8(String s) {
-        try {
-            ByteBuffer bytes = StandardCharsets.UTF_8.newEncoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
-                    .replaceWith(new byte[] {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD})
-                    .encode(CharBuffer.wrap(s));
-            return Arrays.copyOfRange(bytes.array(), bytes.position(), bytes.limit());
-        } catch (CharacterCodingException e) {
-            throw new IllegalStateException("a replacing encoder cannot fail", e);
-        }
+        equalsValue = ChunkParser.equalsValue(options.match());
+        equalsSlot = equalsValue == null ? -1 : countByPaths;
+        containsText = ChunkParser.containsText(options.match());
     }
 
     /**
@@ -64,33 +42,33 @@ final class ReferenceChunkParser {
      * not (end of object).
      */
     ChunkTally parse(byte[] b, int start, int end) {
+        // Line by line in the plainest order: find the line, measure it, then validate exactly its bytes.
+        // (ChunkParser validates first, within a window, and finds the newline only when it must.)
         ChunkTally tally = new ChunkTally(countBy);
-        ReferenceLineValidator v = validator;
         long line = 0;
-        int p = start;
-        int lineLimit = maxLineBytes + 2; // content, a carriage return, the newline
-        while (p < end) {
+        for (int p = start; p < end; ) {
             line++;
-            // validate at most one maximal line's worth: longer lines are oversized whatever they hold
-            int window = end - p > lineLimit ? p + lineLimit : end;
-            int kind = v.scanLine(b, p, window);
-            int lineEnd = v.lineEnd;
-            if (kind == ReferenceLineValidator.MALFORMED || (lineEnd == window && window != end)) {
-                int newline = indexOfNewline(b, lineEnd, end);
-                lineEnd = newline < 0 ? end : newline;
-                kind = ReferenceLineValidator.MALFORMED;
+            int newline = p;
+            while (newline < end && b[newline] != '\n') {
+                newline++;
             }
-            int contentEnd = lineEnd < end && lineEnd > p && b[lineEnd - 1] == '\r' ? lineEnd - 1 : lineEnd;
-            if (contentEnd - p > maxLineBytes) {
+            int length = newline - p;
+            if (newline < end && length > 0 && b[newline - 1] == '\r') {
+                length--; // a carriage return before the newline is not content
+            }
+            if (length > maxLineBytes) {
                 tally.oversized++;
                 tally.malformedAt(line);
-            } else if (kind == ReferenceLineValidator.MALFORMED) {
-                tally.malformedAt(line);
-            } else if (kind == ReferenceLineValidator.OBJECT) {
-                tally.events++;
-                tallyEvent(tally, b, p, contentEnd);
+            } else {
+                int kind = validator.scanLine(b, p, newline);
+                if (kind == ReferenceLineValidator.MALFORMED) {
+                    tally.malformedAt(line);
+                } else if (kind == ReferenceLineValidator.OBJECT) {
+                    tally.events++;
+                    tallyEvent(tally, b, p, p + length);
+                }
             }
-            p = lineEnd + 1;
+            p = newline + 1;
         }
         tally.lines = line;
         return tally;
@@ -142,24 +120,17 @@ final class ReferenceChunkParser {
         return Arrays.equals(b, start + 1, end - 1, expected, 0, expected.length);
     }
 
+    /** Whether {@code needle} occurs in {@code b[start, end)}: every position, every byte. */
     static boolean contains(byte[] b, int start, int end, byte[] needle) {
-        int n = needle.length;
-        byte first = needle[0];
-        for (int i = start, last = end - n; i <= last; i++) {
-            if (b[i] == first && Arrays.equals(b, i, i + n, needle, 0, n)) {
+        for (int i = start; i + needle.length <= end; i++) {
+            int matched = 0;
+            while (matched < needle.length && b[i + matched] == needle[matched]) {
+                matched++;
+            }
+            if (matched == needle.length) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** Index of the first {@code \n} in {@code b[p, end)}, or -1. */
-    static int indexOfNewline(byte[] b, int p, int end) {
-        for (int i = p; i < end; i++) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
     }
 }
