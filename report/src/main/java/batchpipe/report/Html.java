@@ -11,15 +11,27 @@ public final class Html {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '&' -> out.append("&amp;");
+                case '<', '>', '&' -> out.append(markupEntity(c));
                 case '"' -> out.append("&quot;");
                 case '\'' -> out.append("&#39;");
                 default -> out.append(c);
             }
         }
         return out.toString();
+    }
+
+    /**
+     * The entity for {@code <}, {@code >} or {@code &}: the characters that open a tag, a comment or an
+     * entity, in HTML and in the HTML that Markdown passes through alike ({@link MarkdownText} escapes them
+     * with this too, so both write them the same way).
+     */
+    static String markupEntity(char c) {
+        return switch (c) {
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '&' -> "&amp;";
+            default -> throw new IllegalArgumentException("not a markup character: " + c);
+        };
     }
 
     /**

@@ -30,9 +30,7 @@ public final class MarkdownText {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '&' -> out.append("&amp;");
+                case '<', '>', '&' -> out.append(Html.markupEntity(c));
                 case '\\', '`', '*', '[', ']', '~', '|' -> out.append('\\').append(c);
                 case '_' -> {
                     boolean insideWord = i > 0 && i + 1 < s.length()
