@@ -5,7 +5,7 @@ package batchpipe.worker.scan;
  * b2163fc), so that ScanDifferentialTest can hold the fast path to exactly its answers on every line.
  * Where that code had been carried into {@link JsonLineValidator} unchanged (the structure walk, numbers)
  * it is written here in another form, a recursive descent and a state machine, since a copy would share
- * any bug with the code it checks; the string table loop is the pre-issue-19 one, and the UTF-8 check
+ * any bug with the code it checks; strings are read a byte and a decision at a time, and the UTF-8 check
  * decodes each sequence and checks the code point's range. The outcome constants are the validator's own.
  *
  * <p>Strict RFC 8259 check that a byte range is exactly one JSON object, in valid UTF-8, nested at most
@@ -13,25 +13,12 @@ package batchpipe.worker.scan;
  * bytes for any literal starting with {@code t} or {@code n}, and accepts any byte inside strings and
  * numbers), so every line is validated here first and jsoniter only navigates lines known to be valid.
  *
- * <p>Plain string bytes are skipped through a 256-entry table; an eight-bytes-at-a-time (SWAR) variant
- * measured no faster on log lines, whose strings are short, and its VarHandle reads are slow until C2
- * has compiled them, which hurts a fresh JVM's first scan. One instance per thread; not thread-safe.
+ * <p>One instance per thread; not thread-safe.
  */
 final class ReferenceLineValidator {
 
     /** The root object is depth 1; a line nested deeper than this is malformed. */
     static final int MAX_DEPTH = 512;
-
-    /** 1 for bytes that stand for themselves inside a string: printable ASCII but quote and backslash. */
-    private static final byte[] PLAIN_IN_STRING = new byte[256];
-
-    static {
-        for (int c = 0x20; c < 0x80; c++) {
-            PLAIN_IN_STRING[c] = 1;
-        }
-        PLAIN_IN_STRING['"'] = 0;
-        PLAIN_IN_STRING['\\'] = 0;
-    }
 
     /** {@link #scanLine}'s outcomes: the validator's, so that both are compared on the same values. */
     static final int BLANK = JsonLineValidator.BLANK;
@@ -200,33 +187,27 @@ final class ReferenceLineValidator {
      * valid UTF-8. Returns the index after the closing quote, or -1.
      */
     int skipString(byte[] b, int p, int end) {
-        byte[] plain = PLAIN_IN_STRING;
-        for (;;) {
-            while (p < end && plain[b[p] & 0xFF] != 0) {
-                p++;
-            }
-            if (p >= end) {
-                return -1;
-            }
-            int c = b[p];
+        // One byte, one decision. The pre-issue-19 table loop lives on as bench-jmh StringSkipBenchmark's
+        // baseline; this oracle spells the same rules out rather than repeat that code.
+        while (p < end) {
+            int c = b[p] & 0xFF;
             if (c == '"') {
                 return p + 1;
-            }
-            if (c == '\\') {
+            } else if (c == '\\') {
                 sawEscape = true;
                 p = skipEscape(b, p + 1, end);
-                if (p < 0) {
-                    return -1;
-                }
-            } else if (c < 0) {
-                p = skipUtf8Sequence(b, p, end);
-                if (p < 0) {
-                    return -1;
-                }
-            } else {
+            } else if (c < 0x20) {
                 return -1; // control character
+            } else if (c >= 0x80) {
+                p = skipUtf8Sequence(b, p, end);
+            } else {
+                p++;
+            }
+            if (p < 0) {
+                return -1;
             }
         }
+        return -1;
     }
 
     private static int skipEscape(byte[] b, int p, int end) {
