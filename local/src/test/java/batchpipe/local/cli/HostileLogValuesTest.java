@@ -223,7 +223,7 @@ class HostileLogValuesTest {
 
         String demo = DemoCommand.headline(outcome);
         // a table name is the user's, but it is quoted back as it came
-        String recomputed = ReportCommand.recomputedNotice(RUN_ID, "runs\u001b[2J", report);
+        String recomputed = ReportRecomputeCommand.recomputedNotice(RUN_ID, "runs\u001b[2J", report);
 
         assertThat(demo).startsWith("Run hostile-run: \\u001b]0;owned\\u0007complete, 14 tasks (14 scan, 0 hash)");
         assertNoControlCharacter(demo);
