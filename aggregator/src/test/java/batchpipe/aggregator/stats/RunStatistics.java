@@ -12,18 +12,22 @@ import batchpipe.aggregator.stats.RunFigures.PlannedTasks;
 import batchpipe.aggregator.stats.RunFigures.Problem;
 import batchpipe.aggregator.stats.RunFigures.Totals;
 import batchpipe.aggregator.stats.RunFigures.Workers;
+import batchpipe.common.run.HashOutcome;
 import batchpipe.common.run.InvocationRecord;
 import batchpipe.common.table.TableCall;
 import batchpipe.common.run.RunRecord;
+import batchpipe.common.run.ScanOutcome;
 import batchpipe.common.run.TaskRecord;
-import batchpipe.common.run.WorkerInvocation;
+import batchpipe.common.run.WriteTimes;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The test oracle of the run's figures: they computed plainly from a list of the task records, each total
@@ -80,7 +84,8 @@ public final class RunStatistics {
             invocation.callsMs().forEach((call, ms) -> all.computeIfAbsent(call, c -> new ArrayList<>()).addAll(ms));
         }
         Map<String, CallLatency> byCall = new java.util.LinkedHashMap<>();
-        all.forEach((call, ms) -> byCall.put(call.wireName(), FigureRules.callLatency(ms.stream().mapToLong(FigureRules::micros).sorted().toArray())));
+        all.forEach((call, ms) -> byCall.put(call.wireName(),
+                FigureRules.callLatency(ms.stream().mapToLong(FigureRules::micros).sorted().toArray())));
         return FigureRules.dynamoDbCalls(invocations.size(), withTasks, byCall);
     }
 
@@ -89,44 +94,40 @@ public final class RunStatistics {
                 tasks.stream().filter(t -> FigureRules.queueStart(t) != null).count());
     }
 
+    /** Each total by a stream of its own over the whole list (the fold keeps running totals in one pass). */
     static Group group(List<TaskRecord> tasks, double windowSeconds) {
-        Map<String, Long> byStatus = new TreeMap<>();
-        long events = 0, malformed = 0, bytes = 0, compressed = 0, hashes = 0, writeCalls = 0, timedWriteCalls = 0;
-        double writeMsTotal = 0, writeMsMax = 0;
-        List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>();
-        SortedSet<Long> threads = new TreeSet<>();
-        SortedSet<Double> vcpuShares = new TreeSet<>();
-        for (TaskRecord t : tasks) {
-            WorkerInvocation invocation = t.invocation();
-            if (invocation.threads() != null) threads.add(invocation.threads().longValue());
-            if (invocation.vcpuShare() != null) vcpuShares.add(invocation.vcpuShare());
-            byStatus.merge(t.status().wireName(), 1L, Long::sum);
-            if (t.scan() != null) {
-                events += t.scan().events();
-                malformed += t.scan().malformed();
-                bytes += t.scan().bytes();
-                compressed += t.scan().compressedBytes();
-            }
-            if (t.hash() != null) hashes += t.hash().hashes();
-            durations.add(t.durationMs());
-            Long queued = FigureRules.queueStart(t);
-            if (queued != null) {
-                waits.add(t.startedAt() - queued);
-                endToEnd.add(t.finishedAt() - queued);
-            }
-            if (t.writes() != null) {
-                writeCalls += t.writes().calls();
-                timedWriteCalls += FigureRules.timedWriteCalls(t.writes());
-                writeMsTotal += t.writes().msTotal();
-                writeMsMax = Math.max(writeMsMax, t.writes().msMax());
-            }
-        }
-        return new Group(tasks.size(), byStatus, new Totals(events, malformed, bytes, compressed, hashes),
-                FigureRules.throughput(tasks.size(), events, bytes, hashes, windowSeconds),
-                new Latency(Percentiles.summarize(toArray(durations)), Percentiles.summarize(toArray(waits)),
-                        Percentiles.summarize(toArray(endToEnd))),
-                coldStarts(tasks), FigureRules.dynamoDbWrites(tasks.size(), writeCalls, timedWriteCalls, writeMsTotal, writeMsMax),
+        Map<String, Long> byStatus = tasks.stream().collect(Collectors.groupingBy(t -> t.status().wireName(), TreeMap::new, Collectors.counting()));
+        List<ScanOutcome> scans = tasks.stream().map(TaskRecord::scan).filter(Objects::nonNull).toList();
+        long events = scans.stream().mapToLong(ScanOutcome::events).sum();
+        long bytes = scans.stream().mapToLong(ScanOutcome::bytes).sum();
+        long hashes = tasks.stream().map(TaskRecord::hash).filter(Objects::nonNull).mapToLong(HashOutcome::hashes).sum();
+        Totals totals = new Totals(events, scans.stream().mapToLong(ScanOutcome::malformed).sum(), bytes,
+                scans.stream().mapToLong(ScanOutcome::compressedBytes).sum(), hashes);
+        List<WriteTimes> writes = tasks.stream().map(TaskRecord::writes).filter(Objects::nonNull).toList();
+        // summed in order, as a running total adds them (DoubleStream.sum compensates, and could differ in the last bit)
+        double writeMsTotal = writes.stream().mapToDouble(WriteTimes::msTotal).reduce(0, Double::sum);
+        double writeMsMax = writes.stream().mapToDouble(WriteTimes::msMax).reduce(0, Math::max);
+        List<Long> threads = tasks.stream().map(t -> t.invocation().threads()).filter(Objects::nonNull).map(Integer::longValue)
+                .distinct().sorted().toList();
+        List<Double> vcpuShares = tasks.stream().map(t -> t.invocation().vcpuShare()).filter(Objects::nonNull).distinct().sorted().toList();
+        return new Group(tasks.size(), byStatus, totals, FigureRules.throughput(tasks.size(), events, bytes, hashes, windowSeconds),
+                new Latency(Percentiles.summarize(durations(tasks)), Percentiles.summarize(waits(tasks)),
+                        Percentiles.summarize(endToEnd(tasks))),
+                coldStarts(tasks), FigureRules.dynamoDbWrites(tasks.size(), writes.stream().mapToLong(WriteTimes::calls).sum(),
+                        writes.stream().mapToLong(FigureRules::timedWriteCalls).sum(), writeMsTotal, writeMsMax),
                 new Workers(new ArrayList<>(threads), new ArrayList<>(vcpuShares)));
+    }
+
+    private static long[] durations(List<TaskRecord> tasks) {
+        return tasks.stream().mapToLong(TaskRecord::durationMs).toArray();
+    }
+
+    private static long[] waits(List<TaskRecord> tasks) {
+        return tasks.stream().filter(t -> FigureRules.queueStart(t) != null).mapToLong(t -> t.startedAt() - FigureRules.queueStart(t)).toArray();
+    }
+
+    private static long[] endToEnd(List<TaskRecord> tasks) {
+        return tasks.stream().filter(t -> FigureRules.queueStart(t) != null).mapToLong(t -> t.finishedAt() - FigureRules.queueStart(t)).toArray();
     }
 
     /**
@@ -152,17 +153,8 @@ public final class RunStatistics {
 
     /** Nearest-rank values at 1..100 % (and 99.9) of the three latencies: the CDF the HTML report draws. */
     private static LatencyDistribution distribution(List<TaskRecord> tasks) {
-        List<Long> durations = new ArrayList<>(), waits = new ArrayList<>(), endToEnd = new ArrayList<>();
-        for (TaskRecord t : tasks) {
-            durations.add(t.durationMs());
-            Long queued = FigureRules.queueStart(t);
-            if (queued != null) {
-                waits.add(t.startedAt() - queued);
-                endToEnd.add(t.finishedAt() - queued);
-            }
-        }
-        return new LatencyDistribution(Percentiles.distributionPoints(), Percentiles.distribution(toArray(durations)),
-                Percentiles.distribution(toArray(waits)), Percentiles.distribution(toArray(endToEnd)));
+        return new LatencyDistribution(Percentiles.distributionPoints(), Percentiles.distribution(durations(tasks)),
+                Percentiles.distribution(waits(tasks)), Percentiles.distribution(endToEnd(tasks)));
     }
 
     private static Map<String, Map<String, Long>> mergedCountBy(List<TaskRecord> tasks) {

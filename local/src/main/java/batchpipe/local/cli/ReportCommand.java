@@ -122,7 +122,9 @@ final class ReportCommand implements Callable<Integer> {
                     : flags.contains("--recompute") ? "recompute" : "show";
             if (subcommand.equals("show") && runIds == 0 && unknownOption) return given; // a mistyped option, which picocli names
             if (subcommand.equals("history")) {
-                if (runIds > 0 || flags.contains("--compare")) throw usage(report, "--history reads every stored run: give no RUN_ID and no --compare");
+                if (runIds > 0 || flags.contains("--compare")) {
+                    throw usage(report, "--history reads every stored run: give no RUN_ID and no --compare");
+                }
             } else if ((runIds > 0) == subcommand.equals("compare")) {
                 throw usage(report, "give either a RUN_ID or --compare <runA> <runB>");
             }

@@ -13,11 +13,9 @@ import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.report.ReportFiles;
 import batchpipe.local.run.DeployedStack;
 import picocli.CommandLine;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import software.amazon.awssdk.services.cloudwatchlogs.CloudWatchLogsClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
@@ -49,20 +47,11 @@ final class ReportRecomputeCommand implements Callable<Integer> {
     @CommandLine.ParentCommand
     ReportCommand report;
 
-    @Parameters(index = "0", paramLabel = "RUN_ID", description = "The run to report.")
-    String runId;
-
-    @Option(names = "--json", description = "Print report.json instead of report.md.")
-    boolean json;
+    @Mixin
+    ReportStacks.OneRun run;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Folder for the files (default: out/<RUN_ID>/recomputed).")
     Path out;
-
-    @ArgGroup(exclusive = true)
-    ReportStacks.StackOrTable stackOrTable;
-
-    @Mixin
-    ReportStacks.LocalStackName localStack;
 
     @Option(names = "--report-lines", paramLabel = "SOURCE",
             description = "Where the workers' REPORT lines come from: logs-insights (their CloudWatch log groups; the default with"
@@ -88,7 +77,7 @@ final class ReportRecomputeCommand implements Callable<Integer> {
     /** The report rebuilt from the table's records into --out; writes neither the table nor the stored report. */
     @Override
     public Integer call() throws Exception {
-        ReportStacks.checkRunId(spec, runId);
+        String runId = run.checkedRunId(spec);
         ReportStacks.checkOut(spec, out);
         if (runsPerMonth < 1) throw new CommandLine.ParameterException(spec.commandLine(), "--runs-per-month must be >= 1");
         if (arm64SpeedRatio != null && arm64SpeedRatio.signum() <= 0) {
@@ -107,8 +96,8 @@ final class ReportRecomputeCommand implements Callable<Integer> {
         }
         PrintStream stdout = System.out;
         PrintWriter stderr = spec.commandLine().getErr();
-        DeployedStack stack = ReportStacks.describe(spec, ReportStacks.StackOrTable.deployedStack(stackOrTable));
-        String runsTable = stack != null ? stack.tableName() : ReportStacks.StackOrTable.table(stackOrTable, localStack);
+        DeployedStack stack = run.deployedStack(spec);
+        String runsTable = run.table(stack);
         if (runsTable == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--recompute needs the runs table: pass --stack <your deployed stack>"
                     + " or --table <its RunsTableName output>, or point AWS_ENDPOINT_URL_DYNAMODB (and _SQS, _S3) at a `batchpipe local up` stack");
@@ -133,7 +122,7 @@ final class ReportRecomputeCommand implements Callable<Integer> {
         try (rebuilt) { // its tasks.csv spill is deleted once the files are written
             ReportFiles.write(dir, rebuilt);
         }
-        ReportStacks.print(stdout, dir, json);
+        ReportStacks.print(stdout, dir, run.json);
         stderr.println("batchpipe report: recomputed files in " + dir + " (" + String.join(", ", ReportFiles.RUN_FILES) + ")");
         return 0;
     }
@@ -161,7 +150,7 @@ final class ReportRecomputeCommand implements Callable<Integer> {
             if (!given.isEmpty()) throw new CommandLine.ParameterException(spec.commandLine(), "--log-group is only used with --report-lines logs-insights");
             return List.of();
         }
-        if (stack == null && (stackOrTable == null || stackOrTable.table == null)) {
+        if (stack == null && run.tableGiven() == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--report-lines logs-insights needs a deployed stack (--stack NAME,"
                     + " or --table with --log-group): a local stack keeps no CloudWatch logs, and `./batchpipe demo` reports its"
                     + " in-process runtime's REPORT lines itself");

@@ -8,11 +8,9 @@ import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.StoredReports;
 import batchpipe.local.run.DeployedStack;
 import picocli.CommandLine;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -37,18 +35,12 @@ final class ReportShowCommand implements Callable<Integer> {
     @CommandLine.ParentCommand
     ReportCommand report;
 
-    @Parameters(index = "0", paramLabel = "RUN_ID", description = "The run to report.")
-    String runId;
-
-    @Option(names = "--json", description = "Print report.json instead of report.md.")
-    boolean json;
+    @Mixin
+    ReportStacks.OneRun run;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Folder for the files (default: out/<RUN_ID>); a stored report already in it is"
             + " read from there.")
     Path out;
-
-    @ArgGroup(exclusive = true)
-    ReportStacks.StackOrTable stackOrTable;
 
     @Option(names = "--reports", paramLabel = "S3_URI",
             description = "Where the stack keeps its reports, as its ReportsLocation output says (s3://bucket/prefix/): looked in for"
@@ -56,13 +48,10 @@ final class ReportShowCommand implements Callable<Integer> {
                     + " stack's bucket).")
     String reports;
 
-    @Mixin
-    ReportStacks.LocalStackName localStack;
-
     /** The stored report: the run's folder when it holds report.json (no stack needed), else the files the aggregator stored, copied into it. */
     @Override
     public Integer call() throws Exception {
-        ReportStacks.checkRunId(spec, runId);
+        String runId = run.checkedRunId(spec);
         ReportStacks.checkOut(spec, out);
         ReportStacks.checkReports(spec, reports);
         PrintWriter stderr = spec.commandLine().getErr();
@@ -72,9 +61,9 @@ final class ReportShowCommand implements Callable<Integer> {
         if (Files.isRegularFile(reportJson)) {
             from = dir.toString();
         } else {
-            DeployedStack stack = ReportStacks.describe(spec, ReportStacks.StackOrTable.deployedStack(stackOrTable));
-            String runsTable = stack != null ? stack.tableName() : ReportStacks.StackOrTable.table(stackOrTable, localStack);
-            ReportLocation reportsFolder = reportsFolder(stack);
+            DeployedStack stack = run.deployedStack(spec);
+            String runsTable = run.table(stack);
+            ReportLocation reportsFolder = reportsFolder(stack, runId);
             if (runsTable == null && reportsFolder == null) {
                 throw new StoredReports.NotStoredException(runId, List.of("no " + reportJson, "and no stack to fetch it from (pass --stack"
                         + " NAME, --table NAME or --reports s3://bucket/prefix/, or point AWS_ENDPOINT_URL_* at a `batchpipe local up` stack)"));
@@ -84,7 +73,7 @@ final class ReportShowCommand implements Callable<Integer> {
                 from = location.uri() + ", copied to " + dir;
             }
         }
-        ReportStacks.print(System.out, dir, json);
+        ReportStacks.print(System.out, dir, run.json);
         stderr.println("batchpipe report: the stored report of run " + runId + ", from " + ControlCharacters.escape(from) + " ("
                 + String.join(", ", ReportFiles.RUN_FILES) + ")");
         return 0;
@@ -95,11 +84,11 @@ final class ReportShowCommand implements Callable<Integer> {
      * deployed stack's ReportsLocation output, or the local stack's DataBucket under reports/; null when
      * none is known.
      */
-    private ReportLocation reportsFolder(DeployedStack stack) {
+    private ReportLocation reportsFolder(DeployedStack stack, String runId) {
         ReportsAt at = null;
         if (reports != null) at = ReportsAt.parse(reports);
         else if (stack != null && stack.reportsLocation() != null) at = ReportsAt.parse(stack.reportsLocation());
-        else if (stack == null && (stackOrTable == null || stackOrTable.table == null) && localStack.table() != null) at = localStack.reports();
+        else if (stack == null && run.tableGiven() == null && run.localStack.table() != null) at = run.localStack.reports();
         return at == null ? null : StoredReports.runFolder(at.bucket(), ReportStore.normalisePrefix(at.prefix()), runId);
     }
 }

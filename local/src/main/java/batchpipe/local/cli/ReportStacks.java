@@ -10,8 +10,11 @@ import batchpipe.local.report.ReportFiles;
 import batchpipe.local.run.DeployedStack;
 import batchpipe.local.template.StackTemplate;
 import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 
@@ -49,6 +52,47 @@ final class ReportStacks {
         }
     }
 
+    /** What show and recompute both take: the run, --json, and where its records are (--stack or --table, else the local stack). */
+    static final class OneRun {
+        @Parameters(index = "0", paramLabel = "RUN_ID", description = "The run to report.")
+        String runId;
+
+        @Option(names = "--json", description = "Print report.json instead of report.md.")
+        boolean json;
+
+        @ArgGroup(exclusive = true)
+        StackOrTable stackOrTable;
+
+        @Mixin
+        LocalStackName localStack;
+
+        /** The run id, refused with a usage error when it is not one. */
+        String checkedRunId(CommandSpec spec) {
+            checkRunId(spec, runId);
+            return runId;
+        }
+
+        /** The deployed stack's outputs, or null without --stack. */
+        DeployedStack deployedStack(CommandSpec spec) {
+            return describe(spec, stackOrTable == null ? null : stackOrTable.deployedStack);
+        }
+
+        /** The deployed stack's runs table, else {@link #table()}. */
+        String table(DeployedStack stack) {
+            return stack != null ? stack.tableName() : table();
+        }
+
+        /** --table as given, else null. */
+        String tableGiven() {
+            return stackOrTable == null ? null : stackOrTable.table;
+        }
+
+        /** --table, else the local stack's table when the DynamoDB endpoint points at one, else null. */
+        String table() {
+            return runsTable(tableGiven(), localStack);
+        }
+    }
+
     /** A deployed stack or a runs table, not both (picocli refuses both). */
     static final class StackOrTable {
         @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
@@ -58,14 +102,6 @@ final class ReportStacks {
         @Option(names = "--table", paramLabel = "NAME",
                 description = "The runs table (default: <stack-name>-RunsTable of the local stack in AWS_ENDPOINT_URL_DYNAMODB).")
         String table;
-
-        static String deployedStack(StackOrTable given) {
-            return given == null ? null : given.deployedStack;
-        }
-
-        static String table(StackOrTable given, LocalStackName local) {
-            return runsTable(given == null ? null : given.table, local);
-        }
     }
 
     /** --table, else the local stack's table when the DynamoDB endpoint points at one, else null. */
