@@ -26,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * longer go together fail here rather than in a reader's shell. Parsed, not run: picocli's syntax and what a
  * command checks while parsing (report's old spellings), not what it checks once it runs. The table's
  * synopses are expanded: placeholders get sample values, and each [optional part] and each alternative of
- * a|b is tried; text that only names a command ({@code ./batchpipe sweep}) must name one. Here, in the bench module, because it is the one module that sees both command lines the
- * script runs: the CLI's and bench's; {@code test} the script runs itself.
+ * a|b is tried; text that only names a command ({@code ./batchpipe sweep}) must name one. Here, in the
+ * bench module, because it is the one module that sees both command lines the script runs: the CLI's and
+ * bench's; {@code test} the script runs itself.
  */
 class ReadmeCommandLinesTest {
     /** What a placeholder of README's synopses stands for: a value its option takes. */
