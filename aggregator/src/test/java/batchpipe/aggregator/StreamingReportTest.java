@@ -224,10 +224,11 @@ class StreamingReportTest {
                 hashed = new HashOutcome(10, 10);
             }
             DeadLetter deadLetter = requestId == null ? new DeadLetter(finished, 3) : null;
-            tasks.add(new TaskRecord(RUN_ID, taskId, scan ? "scan" : "hash", status, status == TaskStatus.DONE ? null : "boom " + i,
-                    createdAt + 500, started, finished, finished - started, 1, worker,
-                    requestId == null ? null : new WriteTimes(3, 4.25 + random.nextInt(10), 3.5), scanned, hashed,
-                    requestId == null ? "dead-letter recorder" : null, deadLetter, sentAt));
+            tasks.add(TaskRecord.builder().runId(RUN_ID).taskId(taskId).kind(scan ? "scan" : "hash").status(status)
+                    .reason(status == TaskStatus.DONE ? null : "boom " + i).enqueuedAt(createdAt + 500).startedAt(started)
+                    .finishedAt(finished).attempt(1).invocation(worker)
+                    .writes(requestId == null ? null : new WriteTimes(3, 4.25 + random.nextInt(10), 3.5)).scan(scanned).hash(hashed)
+                    .recordedBy(requestId == null ? "dead-letter recorder" : null).deadLetter(deadLetter).sentAt(sentAt).build());
         }
         tasks.sort(Comparator.comparing(TaskRecord::taskId)); // a Query's order
         return tasks;

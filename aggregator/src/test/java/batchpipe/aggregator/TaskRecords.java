@@ -154,8 +154,9 @@ public final class TaskRecords {
                     : new ScanOutcome(bucket, key, orZero(events), orZero(malformed), null, 0, orZero(bytes), orZero(compressedBytes),
                     countBy, null, null, countByAccuracy, null);
             HashOutcome hash = hashes == null ? null : new HashOutcome(hashes, cost);
-            return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, finishedAt - startedAt, attempt,
-                    invocation, writes, scan, hash, null, null, null, progressShard);
+            return TaskRecord.builder().runId(runId).taskId(taskId).kind(kind).status(status).reason(reason).enqueuedAt(enqueuedAt)
+                    .startedAt(startedAt).finishedAt(finishedAt).attempt(attempt).invocation(invocation)
+                    .writes(writes).scan(scan).hash(hash).progressShard(progressShard).build();
         }
 
         private static long orZero(Long value) {

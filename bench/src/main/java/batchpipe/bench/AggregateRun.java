@@ -427,9 +427,10 @@ public final class AggregateRun {
             scan = new ScanOutcome("bucket", "logs/app-" + n + ".jsonl.zst", row.events(), 0, List.of(), 0, row.bytes(),
                     row.compressedBytes(), countBy, Map.of("level", 4L, "service", 8L, "status", 20L), null, null, null);
         }
-        return new TaskRecord(RUN_ID, taskId(n), hash ? "hash" : "scan", TaskStatus.DONE, null, createdAt,
-                started, started + duration, duration, 1, worker, new WriteTimes(hash ? 4 : 3, 6.5 + r.nextInt(10), 4.25),
-                scan, hashed, null, null, started - row.waitMs() - r.nextInt(50));
+        return TaskRecord.builder().runId(RUN_ID).taskId(taskId(n)).kind(hash ? "hash" : "scan").status(TaskStatus.DONE)
+                .enqueuedAt(createdAt).startedAt(started).finishedAt(started + duration).attempt(1).invocation(worker)
+                .writes(new WriteTimes(hash ? 4 : 3, 6.5 + r.nextInt(10), 4.25)).scan(scan).hash(hashed)
+                .sentAt(started - row.waitMs() - r.nextInt(50)).build();
     }
 
     private static Map<String, Long> values(Random r, String prefix, int universe, int picked) {

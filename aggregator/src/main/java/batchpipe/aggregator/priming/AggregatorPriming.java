@@ -51,11 +51,13 @@ public final class AggregatorPriming {
         RunRecord run = RunRecord.planned("priming", "priming", "{\"scan\":[{\"bucket\":\"priming\"}]}", new Planned(1, 1, 2), 10, 1_000, 1);
         WorkerInvocation invocation = new WorkerInvocation("priming-request", "worker", "$LATEST", 1769, "arm64", 1, 1.0, true, 250L);
         List<TaskRecord> tasks = List.of(
-                new TaskRecord("priming", "scan-000001", "scan", TaskStatus.DONE, null, 1_000L, 1_100, 1_600, 500, 1, invocation,
-                        new WriteTimes(1, 5.5, 5.5), new ScanOutcome("priming", "logs/1.jsonl.zst", 1_000, 2, List.of(7L, 9L), 0,
-                        4_000_000, 500_000, Map.of("level", Map.of("INFO", 998L)), Map.of("level", 1L), null, null, null), null, null, null),
-                new TaskRecord("priming", "hash-000001", "hash", TaskStatus.DONE, null, 1_000L, 1_600, 2_200, 600, 1, invocation,
-                        new WriteTimes(2, 11.0, 6.0), null, new HashOutcome(10, 10), null, null));
+                TaskRecord.builder().runId("priming").taskId("scan-000001").kind("scan").status(TaskStatus.DONE).enqueuedAt(1_000L)
+                        .startedAt(1_100).finishedAt(1_600).attempt(1).invocation(invocation)
+                        .writes(new WriteTimes(1, 5.5, 5.5)).scan(new ScanOutcome("priming", "logs/1.jsonl.zst", 1_000, 2, List.of(7L, 9L), 0,
+                                4_000_000, 500_000, Map.of("level", Map.of("INFO", 998L)), Map.of("level", 1L), null, null, null)).build(),
+                TaskRecord.builder().runId("priming").taskId("hash-000001").kind("hash").status(TaskStatus.DONE).enqueuedAt(1_000L)
+                        .startedAt(1_600).finishedAt(2_200).attempt(1).invocation(invocation)
+                        .writes(new WriteTimes(2, 11.0, 6.0)).hash(new HashOutcome(10, 10)).build());
         for (int i = 0; i < 20; i++) {
             try (RunReport report = RunReport.of("priming", run, tasks, PriceTable.defaults(),
                     ReportInputs.withoutReportLines(CostAssumptions.defaults()))) {

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The run's figures ({@link RunStatistics#compute}): the report's part that comes from the task records
+ * The run's figures ({@link FiguresFold}): the report's part that comes from the task records
  * alone. Each record writes its JSON in the order report.json has always had, and reads it back
  * ({@code fromJson}) from a stored report.json.
  *

@@ -27,34 +27,52 @@ public final class Timeline {
         return days * 86_400;
     }
 
-    public static RunFigures.TimelineFigures of(List<TaskRecord> tasks, long startMs, long endMs) {
-        long windowMs = Math.max(0, endMs - startMs);
-        long width = bucketSeconds(windowMs);
-        String rule = "a task counts in the bucket of its finishedAt; rates divide by the seconds the bucket covers";
-        if (tasks.isEmpty()) return new RunFigures.TimelineFigures(startMs, width, rule, List.of());
-        int n = (int) Math.max(1, ceilDiv(windowMs, width * 1000));
-        long[] count = new long[n], scan = new long[n], hash = new long[n], events = new long[n], bytes = new long[n], hashes = new long[n];
-        for (TaskRecord t : tasks) {
-            long offset = t.finishedAt() - startMs;
-            int i = (int) Math.min(n - 1, Math.max(0, Math.floorDiv(offset, width * 1000)));
-            count[i]++;
-            if ("scan".equals(t.kind())) scan[i]++;
-            if ("hash".equals(t.kind())) hash[i]++;
-            if (t.scan() != null) {
-                events[i] += t.scan().events();
-                bytes[i] += t.scan().bytes();
+    /**
+     * The timeline's inputs, a task at a time, as five primitive columns: the window the buckets cut is
+     * known only once the last task is in, and the tasks themselves are not kept.
+     */
+    public static final class Fold {
+        private static final int KIND_OTHER = 0, KIND_SCAN = 1, KIND_HASH = 2;
+        private final LongColumn finishedAt = new LongColumn();
+        private final IntColumn kinds = new IntColumn();
+        private final LongColumn events = new LongColumn(), bytes = new LongColumn(), hashes = new LongColumn();
+
+        public void add(TaskRecord t) {
+            finishedAt.add(t.finishedAt());
+            kinds.add("scan".equals(t.kind()) ? KIND_SCAN : "hash".equals(t.kind()) ? KIND_HASH : KIND_OTHER);
+            events.add(t.scan() == null ? 0 : t.scan().events());
+            bytes.add(t.scan() == null ? 0 : t.scan().bytes());
+            hashes.add(t.hash() == null ? 0 : t.hash().hashes());
+        }
+
+        /** The buckets of the window {@code startMs} to {@code endMs}; a task outside it counts in the nearest bucket. */
+        public RunFigures.TimelineFigures figures(long startMs, long endMs) {
+            long windowMs = Math.max(0, endMs - startMs);
+            long width = bucketSeconds(windowMs);
+            String rule = "a task counts in the bucket of its finishedAt; rates divide by the seconds the bucket covers";
+            if (finishedAt.size() == 0) return new RunFigures.TimelineFigures(startMs, width, rule, List.of());
+            int n = (int) Math.max(1, ceilDiv(windowMs, width * 1000));
+            long[] count = new long[n], scan = new long[n], hash = new long[n], ev = new long[n], by = new long[n], hs = new long[n];
+            for (int t = 0; t < finishedAt.size(); t++) {
+                long offset = finishedAt.get(t) - startMs;
+                int i = (int) Math.min(n - 1, Math.max(0, Math.floorDiv(offset, width * 1000)));
+                count[i]++;
+                if (kinds.get(t) == KIND_SCAN) scan[i]++;
+                if (kinds.get(t) == KIND_HASH) hash[i]++;
+                ev[i] += events.get(t);
+                by[i] += bytes.get(t);
+                hs[i] += hashes.get(t);
             }
-            if (t.hash() != null) hashes[i] += t.hash().hashes();
+            List<RunFigures.Bucket> buckets = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                long fromMs = i * width * 1000;
+                double seconds = Math.max(0.001, Math.min(width * 1000, windowMs - fromMs) / 1000.0);
+                buckets.add(new RunFigures.Bucket(i * width, FigureRules.round3(seconds), count[i], scan[i], hash[i], ev[i], by[i], hs[i],
+                        FigureRules.round3(count[i] / seconds), FigureRules.round3(ev[i] / seconds),
+                        FigureRules.round3(by[i] / 1e6 / seconds), FigureRules.round3(hs[i] / seconds)));
+            }
+            return new RunFigures.TimelineFigures(startMs, width, rule, buckets);
         }
-        List<RunFigures.Bucket> buckets = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            long fromMs = i * width * 1000;
-            double seconds = Math.max(0.001, Math.min(width * 1000, windowMs - fromMs) / 1000.0);
-            buckets.add(new RunFigures.Bucket(i * width, RunStatistics.round3(seconds), count[i], scan[i], hash[i], events[i], bytes[i],
-                    hashes[i], RunStatistics.round3(count[i] / seconds), RunStatistics.round3(events[i] / seconds),
-                    RunStatistics.round3(bytes[i] / 1e6 / seconds), RunStatistics.round3(hashes[i] / seconds)));
-        }
-        return new RunFigures.TimelineFigures(startMs, width, rule, buckets);
     }
 
     private static long ceilDiv(long a, long b) {

@@ -23,8 +23,9 @@ class TaskRowsTest {
         TaskRecord plain = TaskRecords.task("a", "hash").hashed(10, 10).build();
         TaskRecord formula = TaskRecords.task("b", "scan").object("bkt", "=HYPERLINK(\"x\")").scanned(5, 0, 100, 50)
                 .countBy("level", Map.of("INFO, WARN", 2L)).build();
-        TaskRecord deadLettered = new TaskRecord("r1", "c", "scan", batchpipe.common.run.TaskStatus.FAILED, "gone", null, 1, 2, 1, 3,
-                null, null, null, null, "dead-letter recorder", new batchpipe.common.run.DeadLetter(2, 3), 7L);
+        TaskRecord deadLettered = TaskRecord.builder().runId("r1").taskId("c").kind("scan").status(batchpipe.common.run.TaskStatus.FAILED)
+                .reason("gone").startedAt(1).finishedAt(2).attempt(3).recordedBy("dead-letter recorder")
+                .deadLetter(new batchpipe.common.run.DeadLetter(2, 3)).sentAt(7L).build();
         List<TaskRecord> tasks = List.of(plain, formula, deadLettered);
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();

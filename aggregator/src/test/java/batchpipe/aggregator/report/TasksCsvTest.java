@@ -19,8 +19,9 @@ class TasksCsvTest {
     @Test
     void columns_putTheKnownFieldsFirstThenOthersSortedThenItemBytesAndLeaveTheKeysOut() {
         TaskRecord t = ReportFixtures.tasks().get(0);
-        TaskRecord deadLettered = new TaskRecord(t.runId(), "dead", "unknown", TaskStatus.FAILED, "dead-lettered", null, 5, 5, 0, null,
-                null, null, null, null, "dead-letter recorder", new DeadLetter(5, 3));
+        TaskRecord deadLettered = TaskRecord.builder().runId(t.runId()).taskId("dead").kind("unknown").status(TaskStatus.FAILED)
+                .reason("dead-lettered").startedAt(5).finishedAt(5).recordedBy("dead-letter recorder")
+                .deadLetter(new DeadLetter(5, 3)).build();
 
         List<String> columns = TasksCsv.columns(List.of(t, deadLettered));
 

@@ -329,8 +329,8 @@ class RunStatisticsTest {
         // sent at 13,000 and started at 13,400: a 400 ms queue wait, not 12.4 s
         RunRecord run = new RunRecord("r1", "demo", null, new batchpipe.common.run.Planned(1, 0, 1), 0, 1_000L, "running", 1,
                 1L, null, List.of(), null, null, 13_500L);
-        TaskRecord sent = new TaskRecord("r1", "scan-a", "scan", TaskStatus.DONE, null, 1_000L, 13_400L, 13_900L, 500L, 1,
-                null, null, null, null, null, null, 13_000L);
+        TaskRecord sent = TaskRecord.builder().runId("r1").taskId("scan-a").kind("scan").status(TaskStatus.DONE).enqueuedAt(1_000L)
+                .startedAt(13_400L).finishedAt(13_900L).attempt(1).sentAt(13_000L).build();
 
         RunFigures report = RunStatistics.compute("r1", run, List.of(sent));
 

@@ -1,6 +1,5 @@
 package batchpipe.common.json;
 
-import java.util.Locale;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -387,6 +386,13 @@ public final class Json {
         }
     }
 
+    /** {@link #quote(StringBuilder, String)} on its own: the JSON string literal of {@code s}. */
+    public static String quote(String s) {
+        StringBuilder out = new StringBuilder(s.length() + 2);
+        quote(out, s);
+        return out.toString();
+    }
+
     /**
      * Quotes and escapes per RFC 8259: quote, backslash and control characters, and unpaired surrogates
      * too, so that the text stays encodable as UTF-8 (log values can hold any UTF-16 garbage).
@@ -407,7 +413,9 @@ public final class Json {
                     if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
                         out.append(c).append(s.charAt(++i));
                     } else if (c < 0x20 || Character.isSurrogate(c) || c == '\u2028' || c == '\u2029') {
-                        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                        // four hex digits by hand, not String.format: X-Ray subsegments are quoted here on a cold start
+                        out.append("\\u");
+                        for (int shift = 12; shift >= 0; shift -= 4) out.append(Character.forDigit((c >> shift) & 15, 16));
                     } else {
                         out.append(c);
                     }

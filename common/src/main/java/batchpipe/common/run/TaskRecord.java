@@ -41,22 +41,21 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
         if (invocation == null) invocation = WorkerInvocation.NONE;
     }
 
-    /** A record that does not say its progress shard. */
-    public TaskRecord(String runId, String taskId, String kind, TaskStatus status, String reason,
-                      Long enqueuedAt, long startedAt, long finishedAt, long durationMs, Integer attempt,
-                      WorkerInvocation invocation, WriteTimes writes, ScanOutcome scan, HashOutcome hash,
-                      String recordedBy, DeadLetter deadLetter, Long sentAt) {
-        this(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt, invocation, writes,
-                scan, hash, recordedBy, deadLetter, sentAt, null);
+    /**
+     * A record built component by component, by name: eighteen positional values, seven of them nullable
+     * numbers or strings, were too easy to shift by one. What is not set is absent (null), or 0 for
+     * the times; {@code durationMs} is {@code finishedAt - startedAt} unless set.
+     */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** A record without the message's SentTimestamp. */
-    public TaskRecord(String runId, String taskId, String kind, TaskStatus status, String reason,
-                      Long enqueuedAt, long startedAt, long finishedAt, long durationMs, Integer attempt,
-                      WorkerInvocation invocation, WriteTimes writes, ScanOutcome scan, HashOutcome hash,
-                      String recordedBy, DeadLetter deadLetter) {
-        this(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt, invocation, writes,
-                scan, hash, recordedBy, deadLetter, null, null);
+    /** A builder holding this record's components, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder().runId(runId).taskId(taskId).kind(kind).status(status).reason(reason).enqueuedAt(enqueuedAt)
+                .startedAt(startedAt).finishedAt(finishedAt).durationMs(durationMs).attempt(attempt).invocation(invocation)
+                .writes(writes).scan(scan).hash(hash).recordedBy(recordedBy).deadLetter(deadLetter).sentAt(sentAt)
+                .progressShard(progressShard);
     }
 
     public boolean done() {
@@ -65,14 +64,12 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
 
     /** The same record with its DynamoDB writes stated (known only just before it is written). */
     public TaskRecord withWrites(WriteTimes writes) {
-        return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt,
-                invocation, writes, scan, hash, recordedBy, deadLetter, sentAt, progressShard);
+        return toBuilder().writes(writes).build();
     }
 
     /** The same record counted in progress shard {@code shard} (null: the shard its task id hashes to). */
     public TaskRecord withProgressShard(Integer shard) {
-        return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt, durationMs, attempt,
-                invocation, writes, scan, hash, recordedBy, deadLetter, sentAt, shard);
+        return toBuilder().progressShard(shard).build();
     }
 
     /**
@@ -145,15 +142,135 @@ public record TaskRecord(String runId, String taskId, String kind, TaskStatus st
                 : null;
         DeadLetter deadLetter = item.has("deadLetteredAt")
                 ? new DeadLetter(item.longOr("deadLetteredAt", 0), Math.toIntExact(item.longOr("deadLetterReceives", 0))) : null;
-        return new TaskRecord(item.requiredString("runId"), item.requiredString("taskId"), item.string("kind"),
-                TaskStatus.fromWireName(item.requiredString("status")), item.string("reason"), item.longOrNull("enqueuedAt"),
-                item.longOr("startedAt", 0), item.longOr("finishedAt", 0), item.longOr("durationMs", 0), item.intOrNull("attempt"),
-                WorkerInvocation.readFrom(item), writes, scan, hash, item.string("recordedBy"), deadLetter, item.longOrNull("sentAt"),
-                item.intOrNull("progressShard"));
+        return builder().runId(item.requiredString("runId")).taskId(item.requiredString("taskId")).kind(item.string("kind"))
+                .status(TaskStatus.fromWireName(item.requiredString("status"))).reason(item.string("reason"))
+                .enqueuedAt(item.longOrNull("enqueuedAt")).startedAt(item.longOr("startedAt", 0)).finishedAt(item.longOr("finishedAt", 0))
+                .durationMs(item.longOr("durationMs", 0)).attempt(item.intOrNull("attempt")).invocation(WorkerInvocation.readFrom(item))
+                .writes(writes).scan(scan).hash(hash).recordedBy(item.string("recordedBy")).deadLetter(deadLetter)
+                .sentAt(item.longOrNull("sentAt")).progressShard(item.intOrNull("progressShard")).build();
     }
 
     private static double doubleOr(ItemReader item, String name) {
         Double d = item.doubleOrNull(name);
         return d == null ? 0 : d;
+    }
+
+    /** A {@link TaskRecord}'s components, set by name; {@link #build} checks that the record names its run, task and status. */
+    public static final class Builder {
+        private String runId, taskId, kind, reason, recordedBy;
+        private TaskStatus status;
+        private Long enqueuedAt, durationMs, sentAt;
+        private long startedAt, finishedAt;
+        private Integer attempt, progressShard;
+        private WorkerInvocation invocation;
+        private WriteTimes writes;
+        private ScanOutcome scan;
+        private HashOutcome hash;
+        private DeadLetter deadLetter;
+
+        private Builder() {
+        }
+
+        public Builder runId(String runId) {
+            this.runId = runId;
+            return this;
+        }
+
+        public Builder taskId(String taskId) {
+            this.taskId = taskId;
+            return this;
+        }
+
+        public Builder kind(String kind) {
+            this.kind = kind;
+            return this;
+        }
+
+        public Builder status(TaskStatus status) {
+            this.status = status;
+            return this;
+        }
+
+        public Builder reason(String reason) {
+            this.reason = reason;
+            return this;
+        }
+
+        public Builder enqueuedAt(Long enqueuedAt) {
+            this.enqueuedAt = enqueuedAt;
+            return this;
+        }
+
+        public Builder startedAt(long startedAt) {
+            this.startedAt = startedAt;
+            return this;
+        }
+
+        public Builder finishedAt(long finishedAt) {
+            this.finishedAt = finishedAt;
+            return this;
+        }
+
+        /** Only where it is not {@code finishedAt - startedAt}: a stored record says what it says. */
+        public Builder durationMs(long durationMs) {
+            this.durationMs = durationMs;
+            return this;
+        }
+
+        public Builder attempt(Integer attempt) {
+            this.attempt = attempt;
+            return this;
+        }
+
+        public Builder invocation(WorkerInvocation invocation) {
+            this.invocation = invocation;
+            return this;
+        }
+
+        public Builder writes(WriteTimes writes) {
+            this.writes = writes;
+            return this;
+        }
+
+        public Builder scan(ScanOutcome scan) {
+            this.scan = scan;
+            return this;
+        }
+
+        public Builder hash(HashOutcome hash) {
+            this.hash = hash;
+            return this;
+        }
+
+        public Builder recordedBy(String recordedBy) {
+            this.recordedBy = recordedBy;
+            return this;
+        }
+
+        public Builder deadLetter(DeadLetter deadLetter) {
+            this.deadLetter = deadLetter;
+            return this;
+        }
+
+        public Builder sentAt(Long sentAt) {
+            this.sentAt = sentAt;
+            return this;
+        }
+
+        public Builder progressShard(Integer progressShard) {
+            this.progressShard = progressShard;
+            return this;
+        }
+
+        public TaskRecord build() {
+            // Its key and its counting depend on these three: a record without them could be neither stored nor read.
+            if (runId == null || taskId == null || status == null) {
+                throw new IllegalStateException("a task record needs its runId, taskId and status; got runId " + runId + ", taskId "
+                        + taskId + ", status " + status);
+            }
+            return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt, startedAt, finishedAt,
+                    durationMs != null ? durationMs : finishedAt - startedAt, attempt, invocation, writes, scan, hash, recordedBy,
+                    deadLetter, sentAt, progressShard);
+        }
     }
 }

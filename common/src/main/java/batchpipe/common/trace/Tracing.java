@@ -1,5 +1,7 @@
 package batchpipe.common.trace;
 
+import batchpipe.common.json.Json;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -169,14 +171,15 @@ public final class Tracing {
         @Override
         public void failed(Throwable error, boolean fault) {
             failure = (fault ? "\"fault\":true" : "\"error\":true") + ",\"cause\":{\"exceptions\":[{\"id\":\"" + id()
-                    + "\",\"type\":" + quote(error.getClass().getName()) + ",\"message\":" + quote(String.valueOf(error.getMessage())) + "}]}";
+                    + "\",\"type\":" + Json.quote(error.getClass().getName())
+                    + ",\"message\":" + Json.quote(String.valueOf(error.getMessage())) + "}]}";
         }
 
         @Override
         public void aws(String operation, String region, String requestId) {
-            StringBuilder text = new StringBuilder("\"aws\":{\"operation\":").append(quote(operation));
-            if (region != null) text.append(",\"region\":").append(quote(region));
-            if (requestId != null) text.append(",\"request_id\":").append(quote(requestId));
+            StringBuilder text = new StringBuilder("\"aws\":{\"operation\":").append(Json.quote(operation));
+            if (region != null) text.append(",\"region\":").append(Json.quote(region));
+            if (requestId != null) text.append(",\"request_id\":").append(Json.quote(requestId));
             aws = text.append('}').toString();
         }
 
@@ -189,10 +192,10 @@ public final class Tracing {
         public void close() {
             if (sent) return;
             sent = true;
-            StringBuilder doc = new StringBuilder(256).append("{\"name\":").append(quote(name))
+            StringBuilder doc = new StringBuilder(256).append("{\"name\":").append(Json.quote(name))
                     .append(",\"id\":\"").append(id()).append('"')
-                    .append(",\"trace_id\":").append(quote(trace.root()))
-                    .append(",\"parent_id\":").append(quote(trace.parent()))
+                    .append(",\"trace_id\":").append(Json.quote(trace.root()))
+                    .append(",\"parent_id\":").append(Json.quote(trace.parent()))
                     .append(",\"type\":\"subsegment\"")
                     .append(",\"start_time\":").append(seconds(start))
                     .append(",\"end_time\":").append(seconds(Math.max(start, now())));
@@ -207,25 +210,5 @@ public final class Tracing {
     static String id() {
         String hex = Long.toHexString(ThreadLocalRandom.current().nextLong());
         return "0000000000000000".substring(hex.length()) + hex;
-    }
-
-    /** A JSON string literal; names and messages may carry quotes or control characters. */
-    static String quote(String text) {
-        StringBuilder out = new StringBuilder(text.length() + 2).append('"');
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) out.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
-                    else out.append(c);
-                }
-            }
-        }
-        return out.append('"').toString();
     }
 }

@@ -254,6 +254,18 @@ class JsonTest {
         }
 
         @Test
+        void quote_escapesWhatAJsonStringMayNotHoldAndReadsBack() {
+            assertThat(Json.quote("a\"b\\c\n\u0001")).isEqualTo("\"a\\\"b\\\\c\\n\\u0001\"");
+            assertThat(Json.parse(Json.quote("tab\there \u001f end"))).isEqualTo("tab\there \u001f end");
+        }
+
+        @Test
+        void quote_escapesAnUnpairedSurrogateSoTheTextStaysEncodableAsUtf8() {
+            assertThat(Json.quote("lone \uD800 high, lone \uDC00 low")).isEqualTo("\"lone \\ud800 high, lone \\udc00 low\"");
+            assertThat(Json.parse(Json.quote("x\uDBFFy"))).isEqualTo("x\uDBFFy");
+        }
+
+        @Test
         void write_turnsNaNAndInfinityIntoNull() {
             assertThat(Json.write(Double.NaN)).isEqualTo("null");
             assertThat(Json.write(Double.POSITIVE_INFINITY)).isEqualTo("null");

@@ -101,8 +101,27 @@ class TracingTest {
         assertThat(Tracing.seconds(1_733_000_000_000_042L)).isEqualTo("1733000000.000042");
         assertThat(Tracing.seconds(1_733_000_000_999_999L)).isEqualTo("1733000000.999999");
         assertThat(Tracing.id()).matches("[0-9a-f]{16}");
-        assertThat(Tracing.quote("a\"b\\c\n\u0001")).isEqualTo("\"a\\\"b\\\\c\\n\\u0001\"");
-        assertThat(Json.parse(Tracing.quote("tab\there \u001f end"))).isEqualTo("tab\there \u001f end");
+    }
+
+    /**
+     * A name or message with backspace, form feed or an unpaired surrogate (a log value can hold any UTF-16
+     * garbage): the document quotes them as Json does, so it is still valid JSON in UTF-8 and reads back the
+     * same. Tracing once had its own quoter, which sent the lone surrogate raw, and UTF-8 turned it into '?'.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void document_quotesBackspaceFormFeedAndALoneSurrogate_soTheDaemonReadsTheTextBack() throws Exception {
+        String awkward = "bs\b ff\f lone\uD800 end";
+        assertThatThrownBy(() -> tracing.trace(awkward, () -> {
+            throw new IOException(awkward);
+        })).isInstanceOf(IOException.class);
+
+        String datagram = received().get(0);
+        assertThat(datagram).contains("bs\\b ff\\f lone\\ud800 end");
+        Map<String, Object> doc = document(datagram);
+        assertThat(doc).containsEntry("name", awkward);
+        Map<String, Object> exception = ((List<Map<String, Object>>) ((Map<String, Object>) doc.get("cause")).get("exceptions")).get(0);
+        assertThat(exception).containsEntry("message", awkward);
     }
 
     private List<String> received() throws IOException {

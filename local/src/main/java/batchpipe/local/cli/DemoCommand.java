@@ -152,8 +152,9 @@ final class DemoCommand implements Callable<Integer> {
                 ProgressBar bar = new ProgressBar(err, "tasks");
                 Demo.Outcome outcome;
                 try {
-                    outcome = new Demo(pipeline).run(new Demo.Settings(objects, lines, hashBatches, batchSize, cost, seed, null, out, true,
-                            Duration.ofSeconds(timeoutSeconds)), samples, bar::update);
+                    outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(objects).linesPerObject(lines)
+                            .hashBatches(hashBatches).hashBatchSize(batchSize).hashCost(cost).seed(seed).outDir(out)
+                            .timeout(Duration.ofSeconds(timeoutSeconds)).build(), samples, bar::update);
                 } catch (RunWatcher.RunStalledException stalled) {
                     bar.finish();
                     // System.out stays redirected: the functions still run and log until the pipeline closes,

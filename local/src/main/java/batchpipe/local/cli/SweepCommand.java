@@ -300,7 +300,7 @@ final class SweepCommand implements Callable<Integer> {
                                                              PrintStream err) {
         if (label == null || reportsLocation == null || reportsLocation.isBlank()) return null;
         try {
-            ReportCommand.ReportsAt at = ReportCommand.ReportsAt.parse(reportsLocation);
+            ReportsAt at = ReportsAt.parse(reportsLocation);
             return SweepEstimate.reference(StoredRunReports.inBucket(s3, at.bucket(),
                     batchpipe.aggregator.delivery.ReportStore.normalisePrefix(at.prefix())).reports(), label);
         } catch (RuntimeException e) {

@@ -54,6 +54,82 @@ public final class Demo {
      */
     public record Settings(int objects, int linesPerObject, int hashBatches, int hashBatchSize, int hashCost, long seed,
                            String runId, Path outDir, boolean writeReports, Duration timeout) {
+        /**
+         * Settings by name, starting from {@code ./batchpipe demo}'s without options: 24 objects of 20,000 lines,
+         * 8 hash batches of 25 passwords at cost 10, seed 42, a new run id, the report files written into
+         * out/&lt;runId&gt;, at most 10 minutes. Ten positional values, six of them ints, were too easy to swap.
+         */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        public static final class Builder {
+            private int objects = 24, linesPerObject = 20_000, hashBatches = 8, hashBatchSize = 25, hashCost = 10;
+            private long seed = 42;
+            private String runId;
+            private Path outDir;
+            private boolean writeReports = true;
+            private Duration timeout = Duration.ofMinutes(10);
+
+            private Builder() {
+            }
+
+            public Builder objects(int objects) {
+                this.objects = objects;
+                return this;
+            }
+
+            public Builder linesPerObject(int linesPerObject) {
+                this.linesPerObject = linesPerObject;
+                return this;
+            }
+
+            public Builder hashBatches(int hashBatches) {
+                this.hashBatches = hashBatches;
+                return this;
+            }
+
+            public Builder hashBatchSize(int hashBatchSize) {
+                this.hashBatchSize = hashBatchSize;
+                return this;
+            }
+
+            public Builder hashCost(int hashCost) {
+                this.hashCost = hashCost;
+                return this;
+            }
+
+            public Builder seed(long seed) {
+                this.seed = seed;
+                return this;
+            }
+
+            /** The run's id; a new one when not set. */
+            public Builder runId(String runId) {
+                this.runId = runId;
+                return this;
+            }
+
+            /** Where the report files go; out/&lt;runId&gt; when not set. */
+            public Builder outDir(Path outDir) {
+                this.outDir = outDir;
+                return this;
+            }
+
+            public Builder writeReports(boolean writeReports) {
+                this.writeReports = writeReports;
+                return this;
+            }
+
+            public Builder timeout(Duration timeout) {
+                this.timeout = timeout;
+                return this;
+            }
+
+            public Settings build() {
+                return new Settings(objects, linesPerObject, hashBatches, hashBatchSize, hashCost, seed, runId, outDir, writeReports, timeout);
+            }
+        }
     }
 
     /**

@@ -38,8 +38,9 @@ public final class SampleRun {
 
     public static void load(LocalStack stack, PrintStream functionLog) throws Exception {
         try (LocalPipeline pipeline = LocalPipeline.start(stack, functionLog, true)) {
-            new Demo(pipeline).run(new Demo.Settings(OBJECTS, LINES, 1, 10, 4, SampleData.DEFAULT_SEED, RUN_ID, null, false,
-                    Duration.ofMinutes(2)), (done, total) -> { });
+            new Demo(pipeline).run(Demo.Settings.builder().objects(OBJECTS).linesPerObject(LINES).hashBatches(1).hashBatchSize(10)
+                    .hashCost(4).seed(SampleData.DEFAULT_SEED).runId(RUN_ID).writeReports(false).timeout(Duration.ofMinutes(2)).build(),
+                    (done, total) -> { });
         }
         planEventsRun(stack, ProjectHome.find().resolve("events"));
     }

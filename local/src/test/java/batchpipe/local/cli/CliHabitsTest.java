@@ -44,11 +44,14 @@ class CliHabitsTest {
     @Test
     void stackName_isAnAliasOfStack_whereADeployedStackIsMeant() {
         CommandLine cli = BatchpipeCli.commandLine();
-        for (String command : List.of("run", "report")) {
-            CommandLine.Model.OptionSpec stack = cli.getSubcommands().get(command).getCommandSpec().findOption("--stack-name");
+        // report's own options are its subcommands': those that read a stack's records or reports
+        for (String command : List.of("run", "report show", "report recompute", "report history")) {
+            CommandLine.Model.CommandSpec spec = cli.getCommandSpec();
+            for (String name : command.split(" ")) spec = spec.subcommands().get(name).getCommandSpec();
+            CommandLine.Model.OptionSpec stack = spec.findOption("--stack-name");
             assertThat(stack).as(command + " --stack-name").isNotNull();
             assertThat(stack.names()).as(command).containsExactlyInAnyOrder("--stack", "--stack-name");
-            assertThat(cli.getSubcommands().get(command).getCommandSpec().findOption("--local-stack-name")).as(command).isNotNull();
+            assertThat(spec.findOption("--local-stack-name")).as(command).isNotNull();
         }
     }
 

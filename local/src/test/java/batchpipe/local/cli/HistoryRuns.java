@@ -22,9 +22,10 @@ final class HistoryRuns {
     static RunReport report(String runId, String label, int minute, long durationMs) {
         long createdAt = 1_764_547_200_000L + minute * 60_000L;
         RunRecord run = new RunRecord(runId, label, null, new Planned(0, 1, 1), 4, createdAt, "running", 1, null, null, List.of(), null, null);
-        TaskRecord task = new TaskRecord(runId, "hash-000001", "hash", TaskStatus.DONE, null, createdAt, createdAt + 100,
-                createdAt + 100 + durationMs, durationMs, null, new WorkerInvocation("req-" + runId, "worker", null, 1024, "arm64", null, null,
-                null, null), null, null, new HashOutcome(4, 4), null, null);
+        TaskRecord task = TaskRecord.builder().runId(runId).taskId("hash-000001").kind("hash").status(TaskStatus.DONE).enqueuedAt(createdAt)
+                .startedAt(createdAt + 100).finishedAt(createdAt + 100 + durationMs)
+                .invocation(new WorkerInvocation("req-" + runId, "worker", null, 1024, "arm64", null, null, null, null))
+                .hash(new HashOutcome(4, 4)).build();
         return RunReport.of(runId, run, List.of(task), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
     }
 }

@@ -93,12 +93,11 @@ class HostileLogValuesTest {
             long started = 1_100L + 10L * i;
             // A number the worker recorded, negative (a clock that ran backwards): it must stay a number.
             long finished = i == 1 ? started - 5 : 1_600L + 10L * i;
-            tasks.add(new TaskRecord(RUN_ID, taskId(i), "scan", failed ? TaskStatus.FAILED : TaskStatus.DONE, failed ? value : null, 1_000L,
-                    started, finished, finished - started, null,
-                    new WorkerInvocation("req-" + (i % 2), "worker", null, 1024, "arm64", 1, 0.58, false, null), null,
-                    new ScanOutcome("logs", value, 10, 0, null, 0, 1_000, 0, Map.of("message", Map.of(value, (long) i + 1)), null, null,
-                            null, null),
-                    null, null, null));
+            tasks.add(TaskRecord.builder().runId(RUN_ID).taskId(taskId(i)).kind("scan").status(failed ? TaskStatus.FAILED : TaskStatus.DONE)
+                    .reason(failed ? value : null).enqueuedAt(1_000L).startedAt(started).finishedAt(finished)
+                    .invocation(new WorkerInvocation("req-" + (i % 2), "worker", null, 1024, "arm64", 1, 0.58, false, null))
+                    .scan(new ScanOutcome("logs", value, 10, 0, null, 0, 1_000, 0, Map.of("message", Map.of(value, (long) i + 1)), null, null,
+                            null, null)).build());
         }
         return tasks;
     }
@@ -224,7 +223,7 @@ class HostileLogValuesTest {
 
         String demo = DemoCommand.headline(outcome);
         // a table name is the user's, but it is quoted back as it came
-        String recomputed = ReportCommand.recomputedNotice(RUN_ID, "runs\u001b[2J", report);
+        String recomputed = ReportRecomputeCommand.recomputedNotice(RUN_ID, "runs\u001b[2J", report);
 
         assertThat(demo).startsWith("Run hostile-run: \\u001b]0;owned\\u0007complete, 14 tasks (14 scan, 0 hash)");
         assertNoControlCharacter(demo);

@@ -48,8 +48,8 @@ class OutputFolderArgumentsTest {
 
     @Test
     void report_readsReportsAsABucketAndAPrefix() {
-        assertThat(ReportCommand.ReportsAt.parse("s3://bp-databucket-x/reports/")).isEqualTo(new ReportCommand.ReportsAt("bp-databucket-x", "reports/"));
-        assertThat(ReportCommand.ReportsAt.parse("s3://bp-reports")).isEqualTo(new ReportCommand.ReportsAt("bp-reports", ""));
+        assertThat(ReportsAt.parse("s3://bp-databucket-x/reports/")).isEqualTo(new ReportsAt("bp-databucket-x", "reports/"));
+        assertThat(ReportsAt.parse("s3://bp-reports")).isEqualTo(new ReportsAt("bp-reports", ""));
     }
 
     @Test

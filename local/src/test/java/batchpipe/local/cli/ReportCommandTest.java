@@ -62,9 +62,9 @@ import static org.mockito.Mockito.withSettings;
  * from the records, and neither path writes the table.
  */
 class ReportCommandTest {
-    private static final TaskRecord TASK = new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, 1_000L, 1_500, 3_000,
-            1_500, null, new WorkerInvocation("req-1", "worker", null, 1024, "arm64", null, null, null, null), null, null,
-            new HashOutcome(4, 4), null, null);
+    private static final TaskRecord TASK = TaskRecord.builder().runId("r1").taskId("hash-000001").kind("hash").status(TaskStatus.DONE)
+            .enqueuedAt(1_000L).startedAt(1_500).finishedAt(3_000)
+            .invocation(new WorkerInvocation("req-1", "worker", null, 1024, "arm64", null, null, null, null)).hash(new HashOutcome(4, 4)).build();
     private static final RunRecord RUN = new RunRecord("r1", null, null, new Planned(0, 1, 1), 0, 1_000, "running", 1, null, null,
             List.of(), null, null);
 

@@ -134,9 +134,9 @@ class ReportHistoryCommandTest {
 
     @Test
     void regression_readsAPercentWithOrWithoutItsSign() {
-        assertThat(ReportCommand.parseRegression("20%")).isEqualByComparingTo("20");
-        assertThat(ReportCommand.parseRegression(" 12.5 ")).isEqualByComparingTo("12.5");
-        assertThat(ReportCommand.parseRegression("0%")).isEqualByComparingTo("0");
+        assertThat(ReportHistoryCommand.parseRegression("20%")).isEqualByComparingTo("20");
+        assertThat(ReportHistoryCommand.parseRegression(" 12.5 ")).isEqualByComparingTo("12.5");
+        assertThat(ReportHistoryCommand.parseRegression("0%")).isEqualByComparingTo("0");
     }
 
     @Test

@@ -58,7 +58,8 @@ class ChaosIT {
             PrintStream stdout = System.out;
             System.setOut(new PrintStream(OutputStream.nullOutputStream()));
             try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
-                outcome = new Demo(pipeline).run(new Demo.Settings(6, 2_000, 6, 8, 4, 3, null, out, true, Duration.ofMinutes(4)),
+                outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(6).linesPerObject(2_000).hashBatches(6)
+                        .hashBatchSize(8).hashCost(4).seed(3).outDir(out).timeout(Duration.ofMinutes(4)).build(),
                         (done, total) -> { });
             } finally {
                 System.setOut(stdout);
@@ -99,7 +100,8 @@ class ChaosIT {
             PrintStream stdout = System.out;
             System.setOut(new PrintStream(OutputStream.nullOutputStream()));
             try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
-                outcome = new Demo(pipeline).run(new Demo.Settings(6, 2_000, 16, 200, 4, 3, null, out, true, Duration.ofMinutes(8)),
+                outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(6).linesPerObject(2_000).hashBatches(16)
+                        .hashBatchSize(200).hashCost(4).seed(3).outDir(out).timeout(Duration.ofMinutes(8)).build(),
                         (done, total) -> { });
                 // as the chaos demo does: at this rate done tasks' messages may still be returning, to be closed by the recorder
                 Books.settle(pipeline);

@@ -66,7 +66,8 @@ class DeadLetterRecorderIT {
             PrintStream stdout = System.out;
             System.setOut(NOWHERE);
             try (LocalPipeline pipeline = LocalPipeline.start(stack, NOWHERE, true)) {
-                outcome = new Demo(pipeline).run(new Demo.Settings(2, 500, 3, 3, 4, 3, null, out, false, Duration.ofMinutes(5)),
+                outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(2).linesPerObject(500).hashBatches(3)
+                        .hashBatchSize(3).hashCost(4).seed(3).outDir(out).writeReports(false).timeout(Duration.ofMinutes(5)).build(),
                         (done, total) -> { });
             } finally {
                 System.setOut(stdout);

@@ -52,8 +52,9 @@ class HundredThousandTaskLoadIT {
             try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
                 before = CpuSplit.now();
                 // 4,000 small objects to scan and 96,000 hash batches of one cost-4 password.
-                outcome = new Demo(pipeline).run(new Demo.Settings(SCAN_OBJECTS, 50, HASH_BATCHES, 1, 4, 17, null, out, false,
-                        Duration.ofMinutes(45)), (done, total) -> { });
+                outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(SCAN_OBJECTS).linesPerObject(50)
+                        .hashBatches(HASH_BATCHES).hashBatchSize(1).hashCost(4).seed(17).outDir(out).writeReports(false)
+                        .timeout(Duration.ofMinutes(45)).build(), (done, total) -> { });
                 after = CpuSplit.now(); // before the function processes stop, so their CPU time is still there to read
             } finally {
                 System.setOut(stdout);

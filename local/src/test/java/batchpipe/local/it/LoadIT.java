@@ -39,7 +39,8 @@ class LoadIT {
             Demo.Outcome outcome;
             try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
                 // 400 small objects to scan and 9,600 hash batches of one cost-4 password.
-                outcome = new Demo(pipeline).run(new Demo.Settings(400, 200, 9_600, 1, 4, 9, null, out, true, Duration.ofMinutes(30)),
+                outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(400).linesPerObject(200).hashBatches(9_600)
+                        .hashBatchSize(1).hashCost(4).seed(9).outDir(out).timeout(Duration.ofMinutes(30)).build(),
                         (done, total) -> { });
             } finally {
                 System.setOut(stdout);

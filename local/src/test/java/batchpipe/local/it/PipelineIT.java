@@ -36,7 +36,8 @@ class PipelineIT {
             stack.useForThisProcess();
             Demo.Outcome outcome;
             try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
-                outcome = new Demo(pipeline).run(new Demo.Settings(3, 1_000, 3, 4, 4, 7, null, out, true, Duration.ofMinutes(3)),
+                outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(3).linesPerObject(1_000).hashBatches(3)
+                        .hashBatchSize(4).hashCost(4).seed(7).outDir(out).timeout(Duration.ofMinutes(3)).build(),
                         (done, total) -> { });
             }
             String runId = outcome.runId();

@@ -33,9 +33,7 @@ class ComparisonReportTest {
     private static Report b() {
         List<TaskRecord> slower = ReportFixtures.tasks().stream().map(t -> {
             long duration = t.durationMs() * 2;
-            return new TaskRecord(t.runId(), t.taskId(), t.kind(), t.status(), t.reason(), t.enqueuedAt(), t.startedAt(),
-                    t.startedAt() + duration, duration, t.attempt(), t.invocation(), t.writes(), t.scan(), t.hash(), t.recordedBy(),
-                    t.deadLetter());
+            return t.toBuilder().finishedAt(t.startedAt() + duration).durationMs(duration).build();
         }).toList();
         Report report = RunReport.of("r2", ReportFixtures.run("arm run"), slower, PriceTable.defaults(),
                 ReportInputs.withoutReportLines(CostAssumptions.defaults())).report();

@@ -38,9 +38,10 @@ class ReportFilesTest {
     Path tmp;
 
     private static RunReport report() {
-        TaskRecord task = new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, 0L, 10, 1_010, 1_000, null,
-                new WorkerInvocation("req-1", "worker", null, 1024, "arm64", null, null, null, null), null, null, new HashOutcome(10, 4),
-                null, null);
+        TaskRecord task = TaskRecord.builder().runId("r1").taskId("hash-000001").kind("hash").status(TaskStatus.DONE).enqueuedAt(0L)
+                .startedAt(10).finishedAt(1_010)
+                .invocation(new WorkerInvocation("req-1", "worker", null, 1024, "arm64", null, null, null, null))
+                .hash(new HashOutcome(10, 4)).build();
         RunRecord run = new RunRecord("r1", "files", null, new Planned(0, 1, 1), 0, 0, "running", 1, null, null, List.of(), null, null);
         return RunReport.of("r1", run, List.of(task), PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()));
     }

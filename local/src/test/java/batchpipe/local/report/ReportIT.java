@@ -65,8 +65,8 @@ class ReportIT {
         stack = SharedEmulators.stack(template, "reportit");
         stack.useForThisProcess();
         try (LocalPipeline pipeline = LocalPipeline.start(stack, new PrintStream(OutputStream.nullOutputStream()), true)) {
-            outcome = new Demo(pipeline).run(new Demo.Settings(3, 1_000, 3, 4, 4, 11, null, out.resolve("run"), true,
-                    Duration.ofMinutes(3)), (done, total) -> { });
+            outcome = new Demo(pipeline).run(Demo.Settings.builder().objects(3).linesPerObject(1_000).hashBatches(3).hashBatchSize(4)
+                    .hashCost(4).seed(11).outDir(out.resolve("run")).timeout(Duration.ofMinutes(3)).build(), (done, total) -> { });
         }
         report = Json.parseObject(Files.readString(out.resolve("run/report.json")));
         for (String file : ReportFiles.RUN_FILES) {

@@ -54,9 +54,10 @@ class TasksCsvMultipartIT {
             Map<String, Long> status = new TreeMap<>();
             for (int v = 0; v < 30; v++) status.put("status-" + (i * 7 + v) % 100, 1L + v);
             WorkerInvocation worker = new WorkerInvocation("req-" + i / 10, "worker", "1", 1769, "x86_64", 2, 1.0, false, null);
-            tasks.add(new TaskRecord("mp-run", String.format("t%06d", i), "scan", TaskStatus.DONE, null, 1_000L, 2_000 + i, 2_500 + i, 500,
-                    1, worker, new WriteTimes(3, 9.5, 4.0), new ScanOutcome("bkt", "logs/" + i + ".zst", 10, 0, List.of(), 0, 1_000, 100,
-                    Map.of("status", status), Map.of("status", 30L), null, null, null), null, null, null, 1_500L));
+            tasks.add(TaskRecord.builder().runId("mp-run").taskId(String.format("t%06d", i)).kind("scan").status(TaskStatus.DONE)
+                    .enqueuedAt(1_000L).startedAt(2_000 + i).finishedAt(2_500 + i).attempt(1).invocation(worker)
+                    .writes(new WriteTimes(3, 9.5, 4.0)).scan(new ScanOutcome("bkt", "logs/" + i + ".zst", 10, 0, List.of(), 0, 1_000, 100,
+                            Map.of("status", status), Map.of("status", 30L), null, null, null)).sentAt(1_500L).build());
         }
         String bucket = stack.ref("DataBucket");
         try (RunReport report = RunReport.of("mp-run", null, tasks, PriceTable.defaults(), ReportInputs.withoutReportLines(CostAssumptions.defaults()))) {

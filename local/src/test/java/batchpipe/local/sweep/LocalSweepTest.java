@@ -51,7 +51,7 @@ class LocalSweepTest {
     }
 
     private static TaskRecord task(String taskId, TaskStatus status, long durationMs, HashOutcome hash) {
-        return new TaskRecord("r1", taskId, hash == null ? "scan" : "hash", status, null, null, 1_000, 1_000 + durationMs, durationMs, 1,
-                null, null, null, hash, null, null);
+        return TaskRecord.builder().runId("r1").taskId(taskId).kind(hash == null ? "scan" : "hash").status(status).startedAt(1_000)
+                .finishedAt(1_000 + durationMs).attempt(1).hash(hash).build();
     }
 }

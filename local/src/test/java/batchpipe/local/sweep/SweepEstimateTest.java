@@ -92,11 +92,13 @@ class SweepEstimateTest {
         List<ReportLine> lines = new ArrayList<>();
         for (int i = 1; i <= 2; i++) {
             String hashRequest = "req-h" + i, scanRequest = "req-s" + i;
-            tasks.add(new TaskRecord(runId, "hash-00000" + i, "hash", TaskStatus.DONE, null, createdAt, createdAt + 10, createdAt + 510, 500, 1,
-                    invocation(hashRequest), null, null, new HashOutcome(8, 8), null, null));
-            tasks.add(new TaskRecord(runId, "scan-" + i, "scan", TaskStatus.DONE, null, createdAt, createdAt + 10, createdAt + 110, 100, 1,
-                    invocation(scanRequest), null, new ScanOutcome("b", "logs/" + i, 10, 0, List.of(), 0, 4_000_000, 1_000_000, Map.of(), Map.of(),
-                    Map.of(), Map.of(), null), null, null, null));
+            tasks.add(TaskRecord.builder().runId(runId).taskId("hash-00000" + i).kind("hash").status(TaskStatus.DONE).enqueuedAt(createdAt)
+                    .startedAt(createdAt + 10).finishedAt(createdAt + 510).attempt(1).invocation(invocation(hashRequest))
+                    .hash(new HashOutcome(8, 8)).build());
+            tasks.add(TaskRecord.builder().runId(runId).taskId("scan-" + i).kind("scan").status(TaskStatus.DONE).enqueuedAt(createdAt)
+                    .startedAt(createdAt + 10).finishedAt(createdAt + 110).attempt(1).invocation(invocation(scanRequest))
+                    .scan(new ScanOutcome("b", "logs/" + i, 10, 0, List.of(), 0, 4_000_000, 1_000_000, Map.of(), Map.of(), Map.of(), Map.of(),
+                            null)).build());
             lines.add(new ReportLine(hashRequest, "stack-WorkerFunction-abc", "x86_64", 1769, 500, i == 1 ? 800 : 500, i == 1 ? 299.5 : null));
             lines.add(new ReportLine(scanRequest, "stack-WorkerFunction-abc", "x86_64", 1769, 100, 100, null));
         }
@@ -154,8 +156,8 @@ class SweepEstimateTest {
     void aKindTheStoredRunDidNotHave_isEstimatedFromTheSpec_andSaysSo() {
         Report hashOnly;
         RunRecord run = new RunRecord("r2", "mixed", null, new Planned(0, 1, 1), 8, 1_000L, "complete", 1, 1L, null, List.of(), null, null);
-        TaskRecord task = new TaskRecord("r2", "hash-000001", "hash", TaskStatus.DONE, null, 1_000L, 1_010L, 1_510L, 500, 1, invocation("req-1"), null,
-                null, new HashOutcome(8, 8), null, null);
+        TaskRecord task = TaskRecord.builder().runId("r2").taskId("hash-000001").kind("hash").status(TaskStatus.DONE).enqueuedAt(1_000L)
+                .startedAt(1_010L).finishedAt(1_510L).attempt(1).invocation(invocation("req-1")).hash(new HashOutcome(8, 8)).build();
         try (RunReport report = RunReport.of("r2", run, List.of(task), PRICES, new ReportInputs(
                 List.of(new ReportLine("req-1", "stack-WorkerFunction-abc", "x86_64", 1769, 500, 500, null)), "lines", CostAssumptions.defaults()))) {
             hashOnly = report.summary();

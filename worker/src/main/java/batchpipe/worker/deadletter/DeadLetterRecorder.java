@@ -139,8 +139,9 @@ public final class DeadLetterRecorder {
     private TaskRecord failedRecord(String runId, String taskId, String kind, Long enqueuedAt, String reason, int receives) {
         long now = clock.millis();
         // The task never finished anywhere: it is recorded when its books are closed, taking no time.
-        return new TaskRecord(runId, taskId, kind == null ? "unknown" : kind, TaskStatus.FAILED, reason, enqueuedAt, now, now, 0,
-                receives, WorkerInvocation.NONE, null, null, null, "dead-letter recorder", null);
+        return TaskRecord.builder().runId(runId).taskId(taskId).kind(kind == null ? "unknown" : kind).status(TaskStatus.FAILED)
+                .reason(reason).enqueuedAt(enqueuedAt).startedAt(now).finishedAt(now).attempt(receives)
+                .invocation(WorkerInvocation.NONE).recordedBy("dead-letter recorder").build();
     }
 
     /** 0 when SQS gave no count: the reason then says "receive count 0" rather than inventing one. */

@@ -208,10 +208,11 @@ public final class TaskProcessor {
                                    String reason, Instant startedAt, int attempt, Invocation invocation, Outcome outcome,
                                    SQSMessage message) {
         long finishedAt = clock.instant().toEpochMilli();
-        return new TaskRecord(runId, taskId, kind, status, reason, enqueuedAt == null ? null : enqueuedAt.toEpochMilli(),
-                startedAt.toEpochMilli(), finishedAt, finishedAt - startedAt.toEpochMilli(), attempt, invocation.forRecord(),
-                null, outcome == null ? null : outcome.scan(), outcome == null ? null : outcome.hash(), null, null,
-                SentTimestamp.of(message));
+        return TaskRecord.builder().runId(runId).taskId(taskId).kind(kind).status(status).reason(reason)
+                .enqueuedAt(enqueuedAt == null ? null : enqueuedAt.toEpochMilli()).startedAt(startedAt.toEpochMilli())
+                .finishedAt(finishedAt).attempt(attempt)
+                .invocation(invocation.forRecord()).scan(outcome == null ? null : outcome.scan())
+                .hash(outcome == null ? null : outcome.hash()).sentAt(SentTimestamp.of(message)).build();
     }
 
     /** Writes the final record; a failure to write it is transient, so the message comes back. */

@@ -76,7 +76,7 @@ class DeadLetterRecorderTest {
 
     /** A stored record of the task with this status. */
     private static TaskRecord stored(String taskId, TaskStatus status) {
-        return new TaskRecord("r1", taskId, "hash", status, null, null, 0, 0, 0, 1, null, null, null, null, null, null);
+        return TaskRecord.builder().runId("r1").taskId(taskId).kind("hash").status(status).attempt(1).build();
     }
 
     @Test

@@ -110,8 +110,8 @@ class TaskBooksTest {
     }
 
     private static TaskRecord record(TaskStatus status) {
-        return new TaskRecord("r1", TASK, "hash", status, null, null, 1_000L, 1_500L, 500L, 1, null, null, null,
-                new HashOutcome(3, 5), null, null);
+        return TaskRecord.builder().runId("r1").taskId(TASK).kind("hash").status(status).startedAt(1_000L).finishedAt(1_500L).attempt(1)
+                .hash(new HashOutcome(3, 5)).build();
     }
 
     /** A stored task record with its status. */

@@ -129,7 +129,7 @@ class TaskProcessorTest {
     private static final WriteTimes ONLY_THE_RECORD_PUT = new WriteTimes(1, 0.0, 0.0);
 
     private static TaskRecord storedWith(TaskStatus status) {
-        return new TaskRecord("r1", "hash-000001", "hash", status, null, null, 0, 0, 0, 1, null, null, null, null, null, null);
+        return TaskRecord.builder().runId("r1").taskId("hash-000001").kind("hash").status(status).attempt(1).build();
     }
 
     @Test
@@ -147,9 +147,9 @@ class TaskProcessorTest {
         boolean deletable = processor.process(message(body, "1"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
-        assertThat(recorded()).isEqualTo(new TaskRecord("r1", "hash-000001", "hash", TaskStatus.REJECTED,
-                "'cost' is 20, outside the allowed range 4 to 14 (MAX_HASH_COST)", null, STARTED, FINISHED, 2_500L, 1,
-                RECORDED_INVOCATION, ONLY_THE_RECORD_PUT, null, null, null, null));
+        assertThat(recorded()).isEqualTo(TaskRecord.builder().runId("r1").taskId("hash-000001").kind("hash").status(TaskStatus.REJECTED)
+                .reason("'cost' is 20, outside the allowed range 4 to 14 (MAX_HASH_COST)").startedAt(STARTED).finishedAt(FINISHED)
+                .durationMs(2_500L).attempt(1).invocation(RECORDED_INVOCATION).writes(ONLY_THE_RECORD_PUT).build());
         verify(records, never()).find(anyString(), anyString(), any());
         verifyNoInteractions(scans, hashes);
     }
@@ -162,8 +162,9 @@ class TaskProcessorTest {
         boolean deletable = processor.process(message(HASH_BODY, "2"), INVOCATION, metrics, ledger);
 
         assertThat(deletable).isTrue();
-        assertThat(recorded()).isEqualTo(new TaskRecord("r1", "hash-000001", "hash", TaskStatus.DONE, null, ENQUEUED,
-                STARTED, FINISHED, 2_500L, 2, RECORDED_INVOCATION, ONLY_THE_RECORD_PUT, null, new HashOutcome(3, 4), null, null));
+        assertThat(recorded()).isEqualTo(TaskRecord.builder().runId("r1").taskId("hash-000001").kind("hash").status(TaskStatus.DONE)
+                .enqueuedAt(ENQUEUED).startedAt(STARTED).finishedAt(FINISHED).durationMs(2_500L).attempt(2).invocation(RECORDED_INVOCATION)
+                .writes(ONLY_THE_RECORD_PUT).hash(new HashOutcome(3, 4)).build());
         verifyNoInteractions(scans);
     }
 
