@@ -2,7 +2,6 @@ package batchpipe.local.cli;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.report.MarkdownReport;
-import batchpipe.common.aws.AwsClients;
 import batchpipe.common.json.Json;
 import batchpipe.common.run.PlanResult;
 import batchpipe.common.task.TaskLimits;
@@ -11,6 +10,7 @@ import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.RunSummaryItem;
 import batchpipe.local.run.DeployedStack;
 import batchpipe.local.run.RunWatcher;
+import batchpipe.local.run.StackClients;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
@@ -69,6 +69,17 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     StackOptions stackOptions;
 
+    private final StackClients.Factory stackClients;
+
+    RunCommand() {
+        this(StackClients::connect);
+    }
+
+    /** With the clients {@code --stack} uses made by {@code stackClients} (a test's). */
+    RunCommand(StackClients.Factory stackClients) {
+        this.stackClients = stackClients;
+    }
+
     @Override
     public Integer call() throws Exception {
         if (!Files.isRegularFile(specFile)) {
@@ -89,9 +100,11 @@ final class RunCommand implements Callable<Integer> {
         if (deployedStack != null) {
             TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost : TaskLimits.DEFAULT_MAX_HASH_COST);
             RunSpec runSpec = parse(specText, limits);
-            try (CloudFormationClient cloudFormation = CloudFormationClient.builder()
-                    .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
-                 S3Client s3 = AwsClients.s3(); SqsClient sqs = AwsClients.sqs(); DynamoDbClient dynamoDb = AwsClients.dynamoDb()) {
+            try (StackClients clients = stackClients.connect()) {
+                CloudFormationClient cloudFormation = clients.cloudFormation();
+                S3Client s3 = clients.s3();
+                SqsClient sqs = clients.sqs();
+                DynamoDbClient dynamoDb = clients.dynamoDb();
                 DeployedStack stack;
                 try {
                     stack = DeployedStack.describe(cloudFormation, deployedStack);

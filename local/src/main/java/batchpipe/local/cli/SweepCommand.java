@@ -110,6 +110,17 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     StackOptions stackOptions;
 
+    private final batchpipe.local.run.StackClients.Factory stackClients;
+
+    SweepCommand() {
+        this(batchpipe.local.run.StackClients::connect);
+    }
+
+    /** With the clients {@code --stack} uses made by {@code stackClients} (a test's). */
+    SweepCommand(batchpipe.local.run.StackClients.Factory stackClients) {
+        this.stackClients = stackClients;
+    }
+
     @Override
     public Integer call() throws Exception {
         List<LocalSweep.Configuration> configurations = configurations();
@@ -186,12 +197,12 @@ final class SweepCommand implements Callable<Integer> {
         PrintStream out = System.out;
         PrintStream err = System.err;
         RunSpec runSpec = parse(specText, TaskLimits.defaults(), "");
-        var http = software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create();
-        try (var cloudFormation = software.amazon.awssdk.services.cloudformation.CloudFormationClient.builder().httpClient(http).build();
-             var lambda = software.amazon.awssdk.services.lambda.LambdaClient.builder().httpClient(http)
-                     .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMinutes(16))).build();
-             var s3 = batchpipe.common.aws.AwsClients.s3(); var sqs = batchpipe.common.aws.AwsClients.sqs();
-             var dynamoDb = batchpipe.common.aws.AwsClients.dynamoDb()) {
+        try (batchpipe.local.run.StackClients clients = stackClients.connect()) {
+            var cloudFormation = clients.cloudFormation();
+            var lambda = clients.lambda();
+            var s3 = clients.s3();
+            var sqs = clients.sqs();
+            var dynamoDb = clients.dynamoDb();
             Map<String, String> outputs;
             try {
                 outputs = batchpipe.local.run.DeployedStack.outputs(cloudFormation, deployedStack);
