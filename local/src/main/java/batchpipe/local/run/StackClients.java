@@ -9,6 +9,14 @@ import software.amazon.awssdk.services.lambda.LambdaClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
+import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.retries.StandardRetryStrategy;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.retries.api.RetryStrategy;
+
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +33,11 @@ public final class StackClients implements AutoCloseable {
         StackClients connect();
     }
 
-    /** Read timeout of the sweep's Lambda client: the URL connection client's own default. */
-    static final Duration INVOKE_READ_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * Read timeout of the sweep's Lambda client: a synchronous Invoke answers when the function returns,
+     * which may be after Lambda's longest run of 15 minutes, plus a minute for the answer to arrive.
+     */
+    static final Duration INVOKE_READ_TIMEOUT = Duration.ofMinutes(16);
 
     private final Once<CloudFormationClient> cloudFormation;
     private final Once<LambdaClient> lambda;
@@ -54,10 +65,52 @@ public final class StackClients implements AutoCloseable {
         return new StackClients(() -> cloudFormation, () -> lambda, () -> s3, () -> sqs, () -> dynamoDb);
     }
 
-    /** The sweep's Lambda client, before its region and credentials: synchronous invocations of the worker. */
+    /**
+     * The sweep's Lambda client, before its region and credentials: synchronous invocations of the worker,
+     * each waited for up to {@code readTimeout}, and retried only when Lambda cannot have run the function
+     * ({@link #refusedBeforeRunning}). The call's own timeouts lie beyond the read timeout, so that what
+     * ends a too-long invocation is a read timeout, which is never retried.
+     */
     static LambdaClientBuilder invokingLambda(Duration readTimeout) {
-        return LambdaClient.builder().httpClient(UrlConnectionHttpClient.builder().socketTimeout(readTimeout).build())
-                .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMinutes(16)));
+        return LambdaClient.builder()
+                .httpClient(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(10)).socketTimeout(readTimeout).build())
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(readTimeout.plusMinutes(1))
+                        // room for the throttled attempts before the one that runs
+                        .apiCallTimeout(readTimeout.plusMinutes(3))
+                        .retryStrategy(invokeRetries()));
+    }
+
+    /**
+     * Three attempts at most, and a second one only after an answer that says the function did not run:
+     * without the SDK's own conditions, which retry any I/O error, a read timeout included.
+     */
+    static RetryStrategy invokeRetries() {
+        return StandardRetryStrategy.builder()
+                .useClientDefaults(false)
+                .maxAttempts(3)
+                .retryOnException(StackClients::refusedBeforeRunning)
+                .treatAsThrottling(StackClients::throttled)
+                .backoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofMillis(100), Duration.ofSeconds(20)))
+                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(Duration.ofSeconds(1), Duration.ofSeconds(20)))
+                .circuitBreakerEnabled(false)
+                .build();
+    }
+
+    /**
+     * Whether a failed call surely did not run the function: Lambda throttled it (429, before running
+     * anything), or no connection was ever made. A read timeout, a reset connection or a 5xx may come
+     * after the function ran: running its batch again would bill it again and count it twice.
+     */
+    static boolean refusedBeforeRunning(Throwable failure) {
+        if (throttled(failure)) return true;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException || cause instanceof UnknownHostException || cause instanceof NoRouteToHostException) return true;
+        }
+        return false;
+    }
+
+    private static boolean throttled(Throwable failure) {
+        return failure instanceof SdkServiceException service && service.isThrottlingException();
     }
 
     public CloudFormationClient cloudFormation() {
