@@ -81,7 +81,7 @@ final class SweepCommand implements Callable<Integer> {
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
             description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): after an estimate of the Lambda compute "
-                    + "and your confirmation, an alias per memory size, the tasks delivered by direct invocation; the worker's memory is "
+                    + "and your confirmation, a version and an alias per configuration, the tasks delivered by direct invocation; the worker's memory is "
                     + "restored afterwards. See docs/SWEEP.md.")
     String deployedStack;
 
@@ -238,7 +238,7 @@ final class SweepCommand implements Callable<Integer> {
             var prices = batchpipe.aggregator.cost.PriceTable.defaults();
             err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): "
                     + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each (" + work.hashTasks() + " hash, "
-                    + work.scanTasks() + " scan), delivered " + concurrency + " invocations at once to an alias per memory size");
+                    + work.scanTasks() + " scan), delivered " + concurrency + " invocations at once to a version and alias of its own per configuration");
             err.println("  estimate: " + SweepEstimate.assumptions(reference, work));
             BigDecimal total = BigDecimal.ZERO;
             for (LocalSweep.Configuration c : configurations) {

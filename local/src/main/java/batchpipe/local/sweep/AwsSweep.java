@@ -92,8 +92,8 @@ public final class AwsSweep {
     }
 
     /**
-     * Every configuration in order (repeats one after another, each a run of its own through its memory
-     * size's alias): plan its run, deliver its tasks, and wait up to {@code timeout} from the start of the
+     * Every configuration in order (repeats one after another, each a run of its own through a version and
+     * alias of its own, so each pays its own cold starts): plan its run, deliver its tasks, and wait up to {@code timeout} from the start of the
      * delivery for it to complete. A run that does not complete, or whose tasks could not be delivered, is
      * answered as {@link SweepReport.Incomplete} and the sweep goes on; the aliases are removed and the
      * memory put back at the end in any case ({@link AliasSweep#run}).

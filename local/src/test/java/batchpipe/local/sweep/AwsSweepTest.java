@@ -23,7 +23,6 @@ import software.amazon.awssdk.services.lambda.model.InvokeRequest;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.PublishVersionRequest;
 import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
-import software.amazon.awssdk.services.lambda.model.UpdateFunctionConfigurationRequest;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -137,7 +136,7 @@ class AwsSweepTest {
     }
 
     @Test
-    void repeat2_eachRepeatIsARunOfItsOwn_throughItsMemorySizesOneAlias_andEverythingIsPutBack() throws Exception {
+    void repeat2_eachRepeatIsARunOfItsOwn_throughAVersionAndAliasOfItsOwn_andEverythingIsPutBack() throws Exception {
         AliasSweep aliases = aliases();
         List<AwsSweep.ConfigurationRun> results = sweep(aliases, configurations(2, 885, 1769), Duration.ofSeconds(30));
 
@@ -154,27 +153,30 @@ class AwsSweepTest {
                 "hash-heavy x86_64-1769", "hash-heavy x86_64-1769#2");
         assertThat(runs.counted.values()).allSatisfy(tasks -> assertThat(tasks).hasSize(3));
 
-        // One version and one alias per memory size; the repeat uses it again.
-        String alias885 = "sweep-20261201T173513Z-bd3aae-x86_64-885", alias1769 = "sweep-20261201T173513Z-bd3aae-x86_64-1769";
-        verify(lambda, times(2)).publishVersion(any(PublishVersionRequest.class));
-        verify(lambda, times(2)).createAlias(any(CreateAliasRequest.class));
+        // A version and an alias per run, so that a repeat pays its own cold starts, as the first did.
+        String alias885 = "sweep-20261201T173513Z-bd3aae-x86_64-885", alias885r2 = alias885 + "-r2";
+        String alias1769 = "sweep-20261201T173513Z-bd3aae-x86_64-1769", alias1769r2 = alias1769 + "-r2";
+        verify(lambda, times(4)).publishVersion(any(PublishVersionRequest.class));
+        verify(lambda, times(4)).createAlias(any(CreateAliasRequest.class));
         var order = inOrder(lambda);
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
-        order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias885).functionVersion("1")
-                .description("batchpipe sweep " + SWEEP).build());
-        order.verify(lambda, times(4)).invoke(Mockito.<InvokeRequest>argThat(r -> alias885.equals(r.qualifier())));
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
-        order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias1769).functionVersion("2")
-                .description("batchpipe sweep " + SWEEP).build());
-        order.verify(lambda, times(4)).invoke(Mockito.<InvokeRequest>argThat(r -> alias1769.equals(r.qualifier())));
-        order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias885).build());
-        order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias1769).build());
-        order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("1").build());
-        order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("2").build());
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        String version = "1";
+        for (String alias : List.of(alias885, alias885r2, alias1769, alias1769r2)) {
+            order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, alias.contains("-885") ? 885 : 1769));
+            order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias).functionVersion(version)
+                    .description("batchpipe sweep " + SWEEP).build());
+            order.verify(lambda, times(2)).invoke(Mockito.<InvokeRequest>argThat(r -> alias.equals(r.qualifier())));
+            version = Integer.toString(Integer.parseInt(version) + 1);
+        }
+        for (String alias : List.of(alias885, alias885r2, alias1769, alias1769r2)) {
+            order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias).build());
+        }
+        for (String v : List.of("1", "2", "3", "4")) {
+            order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier(v).build());
+        }
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
         assertThat(aliases.outstanding()).isEmpty();
 
-        // The first repeat's tasks all went before the second's, each to its memory size's alias.
+        // The first repeat's tasks all went before the second's, each run's to its own alias.
         ArgumentCaptor<InvokeRequest> invoked = ArgumentCaptor.forClass(InvokeRequest.class);
         verify(lambda, times(8)).invoke(invoked.capture());
         List<String> sequence = new ArrayList<>();
@@ -185,9 +187,9 @@ class AwsSweepTest {
         }
         assertThat(sequence).containsExactly(
                 alias885 + " " + SWEEP + "-x86_64-885", alias885 + " " + SWEEP + "-x86_64-885", alias885 + " " + SWEEP + "-x86_64-885",
-                alias885 + " " + SWEEP + "-x86_64-885-r2", alias885 + " " + SWEEP + "-x86_64-885-r2", alias885 + " " + SWEEP + "-x86_64-885-r2",
+                alias885r2 + " " + SWEEP + "-x86_64-885-r2", alias885r2 + " " + SWEEP + "-x86_64-885-r2", alias885r2 + " " + SWEEP + "-x86_64-885-r2",
                 alias1769 + " " + SWEEP + "-x86_64-1769", alias1769 + " " + SWEEP + "-x86_64-1769", alias1769 + " " + SWEEP + "-x86_64-1769",
-                alias1769 + " " + SWEEP + "-x86_64-1769-r2", alias1769 + " " + SWEEP + "-x86_64-1769-r2", alias1769 + " " + SWEEP + "-x86_64-1769-r2");
+                alias1769r2 + " " + SWEEP + "-x86_64-1769-r2", alias1769r2 + " " + SWEEP + "-x86_64-1769-r2", alias1769r2 + " " + SWEEP + "-x86_64-1769-r2");
     }
 
     @Test
@@ -210,11 +212,11 @@ class AwsSweepTest {
                 + "marked failed, going on");
 
         var order = inOrder(lambda);
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 885));
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
         order.verify(lambda, times(2)).deleteAlias(any(DeleteAliasRequest.class));
         order.verify(lambda, times(2)).deleteFunction(any(DeleteFunctionRequest.class));
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
         assertThat(aliases.outstanding()).isEmpty();
     }
 
