@@ -1,6 +1,7 @@
 package batchpipe.local.sweep;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.text.ControlCharacters;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.GetFunctionConfigurationResponse;
@@ -69,9 +70,27 @@ public final class AliasSweep {
         R run(Configuration configuration, Deliverer deliverer) throws InterruptedException;
     }
 
-    /** How a configuration's delivery went. */
-    public record Delivery(String key, String alias, String version, int invocations, int messages, int redelivered, List<String> failedBodies) {
+    /**
+     * How a configuration's delivery went.
+     *
+     * @param failedBodies     the tasks still failing after the last attempt
+     * @param unrecordedBodies those of them whose last attempt failed as a whole invocation (the function's
+     *                         error, a timeout, a malformed answer): the worker recorded none of them, and
+     *                         with no dead-letter queue behind a direct Invoke nothing else will, so their run
+     *                         cannot complete
+     * @param errors           what the whole invocations that failed answered, each once, in the order seen
+     */
+    public record Delivery(String key, String alias, String version, int invocations, int messages, int redelivered, List<String> failedBodies,
+                           List<String> unrecordedBodies, List<String> errors) {
+        public Delivery {
+            failedBodies = List.copyOf(failedBodies);
+            unrecordedBodies = List.copyOf(unrecordedBodies);
+            errors = List.copyOf(errors);
+        }
     }
+
+    /** Longest error text kept from an answer: the error's type and message, not a stack trace. */
+    private static final int ERROR_LENGTH = 300;
 
     /** Sleeps between polls; the tests' does not. */
     @FunctionalInterface
@@ -234,14 +253,16 @@ public final class AliasSweep {
 
     /**
      * Sends the bodies to the alias in SQS-shaped batches, {@code concurrency} invocations at once; the
-     * items a batch reports as failed go round again with the next receive count.
+     * items a batch reports as failed go round again with the next receive count. Each item's last failure
+     * is kept: an item whose last attempt failed as a whole invocation was never recorded.
      */
     Delivery deliver(Configuration c, String alias, List<String> bodies) throws InterruptedException {
         String function = functionFor(c.architecture());
         List<Item> pending = new ArrayList<>();
         for (String body : bodies) pending.add(new Item(UUID.randomUUID().toString(), body, System.currentTimeMillis()));
         int invocations = 0, redelivered = 0;
-        List<String> failed = new ArrayList<>();
+        Map<String, String> lastInvocationError = new LinkedHashMap<>();
+        Set<String> errors = new LinkedHashSet<>();
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
             Thread t = new Thread(r, "sweep-invoke");
             t.setDaemon(true);
@@ -250,7 +271,7 @@ public final class AliasSweep {
         try {
             for (int attempt = 1; attempt <= maxReceiveCount && !pending.isEmpty(); attempt++) {
                 if (attempt > 1) redelivered += pending.size();
-                List<Future<Set<String>>> outcomes = new ArrayList<>();
+                List<Future<Outcome>> outcomes = new ArrayList<>();
                 List<List<Item>> batches = new ArrayList<>();
                 for (int from = 0; from < pending.size(); from += batchSize) {
                     List<Item> batch = pending.subList(from, Math.min(pending.size(), from + batchSize));
@@ -261,47 +282,89 @@ public final class AliasSweep {
                 invocations += batches.size();
                 List<Item> again = new ArrayList<>();
                 for (int i = 0; i < batches.size(); i++) {
-                    Set<String> failedIds;
+                    Outcome outcome;
                     try {
-                        failedIds = outcomes.get(i).get();
+                        outcome = outcomes.get(i).get();
                     } catch (ExecutionException e) {
                         throw new IllegalStateException("invoking " + function + ":" + alias + " failed: " + e.getCause().getMessage(), e.getCause());
                     }
-                    for (Item item : batches.get(i)) if (failedIds.contains(item.messageId())) again.add(item);
+                    if (outcome.invocationError() != null) errors.add(outcome.invocationError());
+                    for (Item item : batches.get(i)) {
+                        if (!outcome.failedIds().contains(item.messageId())) continue;
+                        again.add(item);
+                        lastInvocationError.put(item.messageId(), outcome.invocationError());
+                    }
                 }
                 pending = again;
             }
         } finally {
             pool.shutdownNow();
         }
-        for (Item item : pending) failed.add(item.body());
-        log.println("batchpipe sweep: " + c.key() + ": " + bodies.size() + " tasks in " + invocations + " invocations, " + redelivered
-                + " redelivered, " + failed.size() + " still failing after " + maxReceiveCount + " attempts");
-        return new Delivery(c.key(), alias, versionByAlias.get(alias), invocations, bodies.size(),
-                redelivered, failed);
+        List<String> failed = new ArrayList<>(), unrecorded = new ArrayList<>();
+        for (Item item : pending) {
+            failed.add(item.body());
+            if (lastInvocationError.get(item.messageId()) != null) unrecorded.add(item.body());
+        }
+        String line = "batchpipe sweep: " + c.key() + ": " + bodies.size() + " tasks in " + invocations + " invocations, " + redelivered
+                + " redelivered, " + failed.size() + " still failing after " + maxReceiveCount + " attempts";
+        if (!unrecorded.isEmpty()) line += " (" + unrecorded.size() + " never recorded: their last invocation failed as a whole)";
+        if (!errors.isEmpty()) line += "; failed invocations answered: " + String.join("; ", errors);
+        log.println(line);
+        return new Delivery(c.key(), alias, versionByAlias.get(alias), invocations, bodies.size(), redelivered, failed, unrecorded,
+                List.copyOf(errors));
     }
 
     private record Item(String messageId, String body, long sentAt) {
     }
 
-    /** One synchronous invocation; answers the message ids to deliver again (all of them when the whole batch failed). */
-    private Set<String> invoke(String function, String alias, List<Item> batch, int receiveCount) {
+    /**
+     * How one invocation went: the message ids to deliver again, and when the whole invocation failed (all of
+     * them go again), why, as the function or Lambda said it.
+     */
+    private record Outcome(Set<String> failedIds, String invocationError) {
+    }
+
+    /** One synchronous invocation. */
+    private Outcome invoke(String function, String alias, List<Item> batch, int receiveCount) {
         InvokeResponse response = lambda.invoke(b -> b.functionName(function).qualifier(alias)
                 .payload(SdkBytes.fromUtf8String(event(batch, receiveCount))));
         Set<String> all = new LinkedHashSet<>();
         batch.forEach(i -> all.add(i.messageId()));
-        if (response.functionError() != null) return all;
         String payload = response.payload() == null ? "" : response.payload().asString(StandardCharsets.UTF_8);
+        if (response.functionError() != null) return new Outcome(all, functionError(response.functionError(), payload));
         try {
             Object failures = Json.parseObject(payload).get("batchItemFailures");
-            if (failures == null) return Set.of();
+            if (failures == null) return new Outcome(Set.of(), null);
             Set<String> ids = new LinkedHashSet<>();
             for (Object f : (List<?>) failures) ids.add(String.valueOf(((Map<?, ?>) f).get("itemIdentifier")));
             // As the event source mapping: an id not in the batch makes the whole batch fail.
-            return all.containsAll(ids) ? ids : all;
+            return all.containsAll(ids) ? new Outcome(ids, null) : new Outcome(all, "its answer named a message not in the batch: " + shortened(payload));
         } catch (RuntimeException malformed) {
-            return all;
+            return new Outcome(all, "its answer is not a batch response: " + shortened(payload));
         }
+    }
+
+    /**
+     * The function's error as its payload states it ({@code errorType: errorMessage}, as the runtime writes
+     * it), else Lambda's X-Amz-Function-Error and the payload's start. It is the function's text: shortened,
+     * and no control character passes.
+     */
+    static String functionError(String functionError, String payload) {
+        try {
+            Map<String, Object> error = Json.parseObject(payload);
+            Object type = error.get("errorType"), message = error.get("errorMessage");
+            if (type != null || message != null) {
+                return shortened((type != null ? type + ": " : "") + (message != null ? message : ""));
+            }
+        } catch (RuntimeException notJson) {
+            // the payload said it otherwise: shown as it came
+        }
+        return shortened(functionError + (payload.isBlank() ? "" : ": " + payload));
+    }
+
+    private static String shortened(String text) {
+        String oneLine = ControlCharacters.escape(text.strip());
+        return oneLine.length() <= ERROR_LENGTH ? oneLine : oneLine.substring(0, ERROR_LENGTH) + "...";
     }
 
     /** The SQSEvent Lambda's event source mapping would send, with the receive count of this attempt. */

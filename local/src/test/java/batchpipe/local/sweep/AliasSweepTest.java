@@ -159,6 +159,9 @@ class AliasSweepTest {
                 "{\"poison\":true}@3");
         assertThat(delivery.redelivered()).isEqualTo(2);
         assertThat(delivery.failedBodies()).containsExactly("{\"poison\":true}");
+        // The worker answered for it each time, and on the last attempt recorded it failed: its run can complete.
+        assertThat(delivery.unrecordedBodies()).isEmpty();
+        assertThat(delivery.errors()).isEmpty();
     }
 
     @Test

@@ -60,6 +60,8 @@ class AwsSweepTest {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
     /** Aliases whose worker times out on every invocation (a function error, nothing recorded). */
     private Predicate<String> timesOut = alias -> false;
+    /** Aliases whose worker answers every batch as done but records nothing (its table writes are lost). */
+    private Predicate<String> recordsNothing = alias -> false;
 
     /**
      * The stack's side: a planned run is three task messages naming it; a task counts once the worker (the mocked
@@ -109,7 +111,7 @@ class AwsSweepTest {
                 return InvokeResponse.builder().statusCode(200).functionError("Unhandled")
                         .payload(SdkBytes.fromUtf8String("{\"errorType\":\"Sandbox.Timedout\",\"errorMessage\":\"Task timed out after 900.00 seconds\"}")).build();
             }
-            for (Map<String, Object> record : records(r)) runs.count((String) record.get("body"));
+            if (!recordsNothing.test(r.qualifier())) for (Map<String, Object> record : records(r)) runs.count((String) record.get("body"));
             return InvokeResponse.builder().statusCode(200).payload(SdkBytes.fromUtf8String("{\"batchItemFailures\":[]}")).build();
         }).when(lambda).invoke(any(InvokeRequest.class));
     }
@@ -194,7 +196,7 @@ class AwsSweepTest {
 
     @Test
     void aRunThatNeverCompletes_isMarkedFailedWithItsReason_andTheSweepGoesOnAndPutsEverythingBack() throws Exception {
-        timesOut = alias -> alias.endsWith("-885");
+        recordsNothing = alias -> alias.endsWith("-885");
         AliasSweep aliases = aliases();
 
         List<AwsSweep.ConfigurationRun> results = sweep(aliases, configurations(1, 885, 1769), Duration.ofSeconds(1));
@@ -203,9 +205,8 @@ class AwsSweepTest {
         assertThat(failed.incomplete()).isNotNull();
         assertThat(failed.incomplete().reason()).isEqualTo("did not complete within 1 s: 0 of 3 tasks counted");
         assertThat(failed.incomplete().runId()).isEqualTo(SWEEP + "-x86_64-885");
-        // Each item was tried MAX_RECEIVE_COUNT times before the sweep gave up on it.
-        assertThat(failed.delivery().failedBodies()).hasSize(3);
-        assertThat(failed.delivery().redelivered()).isEqualTo(6);
+        // Every task was delivered; their records never came.
+        assertThat(failed.delivery().failedBodies()).isEmpty();
         assertThat(results.get(1).incomplete()).isNull();
         assertThat(runs.counted.get(SWEEP + "-x86_64-1769")).hasSize(3);
         assertThat(log.toString(StandardCharsets.UTF_8)).contains("x86_64-885: run " + SWEEP + "-x86_64-885 did not complete within 1 s: 0 of 3 tasks counted; "
@@ -217,6 +218,27 @@ class AwsSweepTest {
         order.verify(lambda, times(2)).deleteAlias(any(DeleteAliasRequest.class));
         order.verify(lambda, times(2)).deleteFunction(any(DeleteFunctionRequest.class));
         order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
+        assertThat(aliases.outstanding()).isEmpty();
+    }
+
+    @Test
+    void whenEveryAttemptOfSomeTaskFailsAsAWholeInvocation_theConfigurationStopsAtOnce_showingTheFunctionsError() {
+        // No record can come of a task whose every invocation failed (no dead-letter queue behind a direct Invoke):
+        // the run cannot complete, so waiting out the ten minutes would only hide the error.
+        timesOut = alias -> alias.contains("-885");
+        AliasSweep aliases = aliases();
+
+        List<AwsSweep.ConfigurationRun> results = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15),
+                () -> sweep(aliases, configurations(1, 885, 1769), Duration.ofMinutes(10)));
+
+        AwsSweep.ConfigurationRun failed = results.get(0);
+        assertThat(failed.incomplete()).isNotNull();
+        assertThat(failed.incomplete().reason()).contains("3 of 3 tasks").contains("Sandbox.Timedout: Task timed out after 900.00 seconds");
+        // Each item was tried MAX_RECEIVE_COUNT times before the sweep gave up on it.
+        assertThat(failed.delivery().unrecordedBodies()).hasSize(3);
+        assertThat(failed.delivery().redelivered()).isEqualTo(6);
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("Sandbox.Timedout: Task timed out after 900.00 seconds");
+        assertThat(results.get(1).incomplete()).isNull();
         assertThat(aliases.outstanding()).isEmpty();
     }
 
