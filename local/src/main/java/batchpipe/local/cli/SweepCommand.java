@@ -18,6 +18,7 @@ import batchpipe.local.report.StoredRunReports;
 import batchpipe.local.report.SweepDocuments;
 import batchpipe.local.report.SweepReport;
 import batchpipe.local.template.StackTemplate;
+import batchpipe.worker.task.Invocation;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,8 +61,9 @@ final class SweepCommand implements Callable<Integer> {
             description = "Memory sizes in MB, 128 to 10240, e.g. 885,1769,2654,3538 (1,769 MB = one vCPU).")
     List<Integer> memories;
 
-    @Option(names = "--arch", split = ",", defaultValue = "x86_64", paramLabel = "ARCH",
-            description = "Architectures: x86_64, arm64 or both (default: ${DEFAULT-VALUE}); locally only this machine's is measurable.")
+    @Option(names = "--arch", split = ",", paramLabel = "ARCH",
+            description = "Architectures: x86_64, arm64 or both (default: with --stack the deployed worker's, else this machine's); locally only "
+                    + "this machine's is measurable.")
     List<String> architectures;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Runs per configuration, 1 to 10, one after another, each a run of its own, also with --stack (default: ${DEFAULT-VALUE}).")
@@ -123,7 +125,9 @@ final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<LocalSweep.Configuration> configurations = configurations();
+        // Checked now, before anything starts; on a stack without --arch they are made again for the worker's architecture.
+        List<LocalSweep.Configuration> configurations = configurations(architectures != null ? architectures
+                : List.of(Invocation.normalizedArchitecture(System.getProperty("os.arch"))));
         if (sampleObjects < 1 || sampleObjects > 200) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sample-objects must be between 1 and 200, got " + sampleObjects);
         }
@@ -144,7 +148,7 @@ final class SweepCommand implements Callable<Integer> {
         if (!Files.isRegularFile(specFile)) throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
         String specText = Files.readString(specFile);
         if (deployedStack != null) {
-            return onAws(specText, configurations, maxP99Ms);
+            return onAws(specText, maxP99Ms);
         }
         StackTemplate template = stackOptions.loadTemplate();
         TaskLimits limits = new TaskLimits(Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
@@ -193,7 +197,7 @@ final class SweepCommand implements Callable<Integer> {
      * On a deployed stack: the worker (and its twin for the other architecture) through versions and
      * aliases of the sweep's own, the tasks delivered by direct invocation; see docs/SWEEP.md.
      */
-    private int onAws(String specText, List<LocalSweep.Configuration> configurations, Long maxP99Ms) throws Exception {
+    private int onAws(String specText, Long maxP99Ms) throws Exception {
         PrintStream out = System.out;
         PrintStream err = System.err;
         RunSpec runSpec = parse(specText, TaskLimits.defaults(), "");
@@ -219,6 +223,9 @@ final class SweepCommand implements Callable<Integer> {
             if (twin != null && !twin.isBlank()) {
                 functions.put(lambda.getFunctionConfiguration(b -> b.functionName(twin)).architecturesAsStrings().get(0), twin);
             }
+            // The template deploys arm64 by default: without --arch, sweep the architecture the worker was deployed on.
+            List<LocalSweep.Configuration> configurations = configurations(architectures != null ? architectures
+                    : List.of(workerConfig.architecturesAsStrings().get(0)));
             int maxReceiveCount = Integer.parseInt(workerConfig.environment().variables().getOrDefault("MAX_RECEIVE_COUNT", "3"));
             String queueArn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNamesWithStrings("QueueArn")).attributesAsStrings().get("QueueArn");
             String sweepId = "sweep-" + TaskIds.newRunId(Instant.now());
@@ -335,7 +342,7 @@ final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<LocalSweep.Configuration> configurations() {
+    private List<LocalSweep.Configuration> configurations(List<String> architectures) {
         List<LocalSweep.Configuration> configurations = new ArrayList<>();
         if (repeat < 1 || repeat > 10) throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be between 1 and 10, got " + repeat);
         Map<String, Boolean> seen = new LinkedHashMap<>();

@@ -147,7 +147,8 @@ public final class AliasSweep {
         String function = functionByArchitecture.get(architecture);
         if (function == null) {
             throw new IllegalArgumentException("the stack has no worker on " + architecture + " (it has " + functionByArchitecture.keySet()
-                    + "): deploy it with --parameter-overrides CompareArchitectures=true for the worker's twin on the other architecture");
+                    + "): sweep --arch " + String.join(",", functionByArchitecture.keySet().stream().sorted().toList()) + ", or deploy it with"
+                    + " --parameter-overrides CompareArchitectures=true for the worker's twin on the other architecture");
         }
         return function;
     }

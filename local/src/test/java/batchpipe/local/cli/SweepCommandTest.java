@@ -1,18 +1,58 @@
 package batchpipe.local.cli;
 
+import batchpipe.common.json.Json;
+import batchpipe.local.run.MockedStack;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sweep's arguments: every mistake is refused before anything starts, naming the option and its limit. */
 class SweepCommandTest {
-    private static InProcessCli.Result sweep(String... args) {
-        String[] all = new String[args.length + 3];
-        all[0] = "sweep";
-        all[1] = "--spec";
-        all[2] = "no-such-spec.json";
-        System.arraycopy(args, 0, all, 3, args.length);
-        return InProcessCli.run(all);
+    @TempDir
+    Path dir;
+
+    /** Commands as usual, except that sweep's clients for --stack are the mocked stack's. */
+    private static CommandLine.IFactory on(MockedStack stack) {
+        return new CommandLine.IFactory() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K> K create(Class<K> type) throws Exception {
+                return type == SweepCommand.class ? (K) new SweepCommand(stack::clients) : CommandLine.defaultFactory().create(type);
+            }
+        };
+    }
+
+    /** {@code sweep --stack bp} of a small hash spec at 1,769 MB, whose run never completes (the mocked table stays empty). */
+    private InProcessCli.Result sweepOnStack(MockedStack stack, String... more) throws Exception {
+        Path spec = Files.writeString(dir.resolve("hash.json"), "{\"label\": \"hash-heavy\", \"hash\": {\"batches\": 2, \"batchSize\": 2, \"cost\": 4}}");
+        List<String> args = new java.util.ArrayList<>(List.of("sweep", "--spec", spec.toString(), "--memory", "1769", "--stack", MockedStack.NAME,
+                "--yes", "--timeout", "1", "--out", dir.resolve("sweep").toString()));
+        args.addAll(List.of(more));
+        return InProcessCli.run(on(stack), args.toArray(String[]::new));
+    }
+
+    @Test
+    void onAStack_withoutArch_sweepsTheDeployedWorkersArchitecture() throws Exception {
+        // The template deploys arm64 by default, with no twin on x86_64.
+        MockedStack stack = new MockedStack("arm64", Map.of());
+
+        InProcessCli.Result r = sweepOnStack(stack);
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).doesNotContain("no worker on x86_64");
+        // The worker (not live's version) ran the run's tasks.
+        assertThat(stack.worker.invokedVersions()).isNotEmpty().doesNotContain("1");
+        Map<String, Object> sweep = Json.parseObject(Files.readString(dir.resolve("sweep/sweep.json")));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> configurations = (List<Map<String, Object>>) sweep.get("configurations");
+        assertThat(configurations).extracting(c -> c.get("key")).containsExactly("arm64-1769");
     }
 
     @Test

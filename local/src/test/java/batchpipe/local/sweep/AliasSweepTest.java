@@ -184,7 +184,7 @@ class AliasSweepTest {
     void arm64WithoutTheTwin_isAnErrorNamingCompareArchitectures_beforeAnythingChanges() {
         AliasSweep sweep = sweep(Map.of("x86_64", WORKER), 3);
         assertThatThrownBy(() -> sweep.run(List.of(new AliasSweep.Configuration("arm64-885", "arm64", 885)), c -> List.of("{}")))
-                .hasMessageContaining("no worker on arm64").hasMessageContaining("CompareArchitectures=true");
+                .hasMessageContaining("no worker on arm64").hasMessageContaining("sweep --arch x86_64").hasMessageContaining("CompareArchitectures=true");
         verify(lambda, never()).updateFunctionConfiguration(any(UpdateFunctionConfigurationRequest.class));
     }
 
