@@ -148,7 +148,11 @@ final class SweepCommand implements Callable<Integer> {
         if (!Files.isRegularFile(specFile)) throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
         String specText = Files.readString(specFile);
         if (deployedStack != null) {
-            return onAws(specText, maxP99Ms);
+            PrintStream out = System.out;
+            // stdout carries only sweep.md, as locally: the planner's JSON log lines go to stderr.
+            try (StdoutRedirect toStderr = StdoutRedirect.to(System.err)) {
+                return onAws(specText, maxP99Ms, out);
+            }
         }
         StackTemplate template = stackOptions.loadTemplate();
         TaskLimits limits = new TaskLimits(Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
@@ -197,8 +201,7 @@ final class SweepCommand implements Callable<Integer> {
      * On a deployed stack: the worker (and its twin for the other architecture) through versions and
      * aliases of the sweep's own, the tasks delivered by direct invocation; see docs/SWEEP.md.
      */
-    private int onAws(String specText, Long maxP99Ms) throws Exception {
-        PrintStream out = System.out;
+    private int onAws(String specText, Long maxP99Ms, PrintStream out) throws Exception {
         PrintStream err = System.err;
         RunSpec runSpec = parse(specText, TaskLimits.defaults(), "");
         try (batchpipe.local.run.StackClients clients = stackClients.connect()) {

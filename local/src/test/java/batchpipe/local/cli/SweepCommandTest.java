@@ -1,11 +1,13 @@
 package batchpipe.local.cli;
 
 import batchpipe.common.json.Json;
+import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.run.MockedStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,6 +55,25 @@ class SweepCommandTest {
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> configurations = (List<Map<String, Object>>) sweep.get("configurations");
         assertThat(configurations).extracting(c -> c.get("key")).containsExactly("arm64-1769");
+    }
+
+    @Test
+    void onAStack_stdoutCarriesOnlySweepMd_thePlannersLogGoesToStderr() throws Exception {
+        MockedStack stack = new MockedStack("arm64", Map.of());
+
+        InProcessCli.Result r = sweepOnStack(stack, "--arch", "arm64");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String sweepMd = Files.readString(dir.resolve("sweep/sweep.md"), StandardCharsets.UTF_8);
+        assertThat(r.out()).isEqualTo(ControlCharacters.escapeKeepingLines(sweepMd));
+    }
+    private static InProcessCli.Result sweep(String... args) {
+        String[] all = new String[args.length + 3];
+        all[0] = "sweep";
+        all[1] = "--spec";
+        all[2] = "no-such-spec.json";
+        System.arraycopy(args, 0, all, 3, args.length);
+        return InProcessCli.run(all);
     }
 
     @Test
