@@ -241,7 +241,7 @@ final class SweepCommand implements Callable<Integer> {
             TaskLimits stackLimits = new TaskLimits(Integer.parseInt(workerConfig.environment().variables()
                     .getOrDefault("MAX_HASH_COST", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
             runSpec = parse(specText, stackLimits, " (stack " + deployedStack + ")");
-            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, err);
+            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, concurrency, err);
             SweepEstimate.Workload work = aws.workload(runSpec);
             String label = runSpec.label();
             SweepEstimate.Reference reference = estimateReference(s3, outputs.get("ReportsLocation"), label, err);

@@ -64,13 +64,20 @@ public final class AwsSweep {
     private final DynamoDbClient dynamoDb;
     private final String table;
     private final TaskLimits limits;
+    private final int concurrency;
     private final PrintStream err;
 
-    public AwsSweep(S3Client s3, DynamoDbClient dynamoDb, String table, TaskLimits limits, PrintStream err) {
+    /**
+     * @param limits      the stack's worker's task limits (its MAX_HASH_COST)
+     * @param concurrency the most invocations the sweep runs at once: its workers' concurrency, which the
+     *                    planner sizes a run's partitions for
+     */
+    public AwsSweep(S3Client s3, DynamoDbClient dynamoDb, String table, TaskLimits limits, int concurrency, PrintStream err) {
         this.s3 = s3;
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.limits = limits;
+        this.concurrency = concurrency;
         this.err = err;
     }
 
@@ -179,7 +186,7 @@ public final class AwsSweep {
         // completions queue is needed: no task can finish before planning has.
         RunPlanner planner = new RunPlanner(new ObjectLister(s3), runs, new TaskPublisher(kept, "kept://sweep", 1, 1, 0),
                 new TaskCodec(limits), new PlanningContinuations(kept, null),
-                new CompletionNotice(runs, kept, null), RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY,
+                new CompletionNotice(runs, kept, null), concurrency,
                 RunPlanner.Settings.DEFAULT_PLANNING_MARGIN_MS, Clock.systemUTC());
         planner.plan(spec, sent -> { });
         return kept.bodies();

@@ -1,6 +1,8 @@
 package batchpipe.local.sweep;
 
 import batchpipe.common.json.Json;
+import batchpipe.local.run.MockedStack;
+import batchpipe.producer.plan.PartitionSizing;
 import batchpipe.common.spec.RunSpec;
 import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.table.RunProgress;
@@ -15,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.mockito.Mockito;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.CreateAliasRequest;
 import software.amazon.awssdk.services.lambda.model.DeleteAliasRequest;
@@ -268,7 +272,7 @@ class AwsSweepTest {
                         S3Object.builder().key("app/empty.zst").size(0L).build()).build(),
                 ListObjectsV2Response.builder().isTruncated(false).contents(S3Object.builder().key("app/c.zst").size(20L).build(),
                         S3Object.builder().key("app/d.zst").size(3L).build(), S3Object.builder().key("app/e.zst").size(1_000L).build()).build());
-        AwsSweep aws = new AwsSweep(s3, null, "table", TaskLimits.defaults(), new PrintStream(log, true, StandardCharsets.UTF_8));
+        AwsSweep aws = new AwsSweep(s3, null, "table", TaskLimits.defaults(), 5, new PrintStream(log, true, StandardCharsets.UTF_8));
         RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse("""
                 {"scan": [{"bucket": "logs", "prefix": "app/", "suffix": ".zst", "maxObjects": 3}],
                  "hash": {"batches": 5, "batchSize": 2, "cost": 4}}
@@ -285,5 +289,23 @@ class AwsSweepTest {
         ArgumentCaptor<ListObjectsV2Request> listed = ArgumentCaptor.forClass(ListObjectsV2Request.class);
         Mockito.verify(s3, Mockito.times(2)).listObjectsV2(listed.capture());
         assertThat(listed.getAllValues().get(1).startAfter()).isEqualTo("app/empty.zst");
+    }
+
+    @Test
+    void plan_sizesTheRunsPartitionsForTheSweepsConcurrency() {
+        // 5,000 tasks of ten cheap hashes: their write rate at 200 invocations at once needs more partitions than at 5.
+        DynamoDbClient dynamoDb = MockedStack.emptyAnswers(DynamoDbClient.class);
+        AwsSweep aws = new AwsSweep(MockedStack.emptyAnswers(S3Client.class), dynamoDb, "table", TaskLimits.defaults(), 200,
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+        PartitionSizing.Load load = new PartitionSizing.Load(0, false, 5000, 50_000, 4);
+        assertThat(PartitionSizing.partitions(load, 200)).isGreaterThan(PartitionSizing.partitions(load, 5));
+
+        List<String> bodies = aws.plan(new RunSpec("sweep-1-x86_64-885", "cheap", List.of(), new RunSpec.HashSpec(5000, 10, 4, null)));
+
+        assertThat(bodies).hasSize(5000);
+        ArgumentCaptor<PutItemRequest> puts = ArgumentCaptor.forClass(PutItemRequest.class);
+        Mockito.verify(dynamoDb, Mockito.atLeastOnce()).putItem(puts.capture());
+        PutItemRequest runRecord = puts.getAllValues().stream().filter(p -> p.item().containsKey("partitions")).findFirst().orElseThrow();
+        assertThat(runRecord.item().get("partitions").n()).isEqualTo(Integer.toString(PartitionSizing.partitions(load, 200)));
     }
 }

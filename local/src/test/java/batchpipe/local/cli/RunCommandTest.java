@@ -1,0 +1,64 @@
+package batchpipe.local.cli;
+
+import batchpipe.local.run.MockedStack;
+import batchpipe.producer.plan.PartitionSizing;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.mockito.ArgumentCaptor;
+import picocli.CommandLine;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.atLeastOnce;
+import static org.mockito.Mockito.verify;
+
+/** `run --stack` through the real command line, with Mockito clients in place of the deployed stack's. */
+class RunCommandTest {
+    @TempDir
+    Path dir;
+
+    /** Commands as usual, except that run's clients for --stack are the mocked stack's. */
+    private static CommandLine.IFactory on(MockedStack stack) {
+        return new CommandLine.IFactory() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K> K create(Class<K> type) throws Exception {
+                return type == RunCommand.class ? (K) new RunCommand(stack::clients) : CommandLine.defaultFactory().create(type);
+            }
+        };
+    }
+
+    @Test
+    void onAStack_acceptsTheHashCostTheStacksMaxHashCostAllows() throws Exception {
+        // Deployed with MaxHashCost=16: its producer and worker accept cost 16, above the template's default of 14.
+        MockedStack stack = new MockedStack("arm64", Map.of("MaxHashCost", "16"));
+        Path spec = Files.writeString(dir.resolve("dear.json"), "{\"hash\": {\"batches\": 2, \"batchSize\": 2, \"cost\": 16}}");
+
+        InProcessCli.Result r = InProcessCli.run(on(stack), "run", "--spec", spec.toString(), "--stack", MockedStack.NAME);
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("\"enqueued\":2");
+    }
+
+    @Test
+    void onAStack_spreadsTheRunOverThePartitionsTheStacksWorkerConcurrencyNeeds() throws Exception {
+        // 5,000 tasks of ten cheap hashes: their write rate at 200 workers needs more partitions than at the default 5.
+        MockedStack stack = new MockedStack("arm64", Map.of("WorkerMaxConcurrency", "200"));
+        Path spec = Files.writeString(dir.resolve("cheap.json"), "{\"hash\": {\"batches\": 5000, \"batchSize\": 10, \"cost\": 4}}");
+        PartitionSizing.Load load = new PartitionSizing.Load(0, false, 5000, 50_000, 4);
+        assertThat(PartitionSizing.partitions(load, 200)).isGreaterThan(PartitionSizing.partitions(load, 5));
+
+        InProcessCli.Result r = InProcessCli.run(on(stack), "run", "--spec", spec.toString(), "--stack", MockedStack.NAME);
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        ArgumentCaptor<PutItemRequest> puts = ArgumentCaptor.forClass(PutItemRequest.class);
+        verify(stack.dynamoDb, atLeastOnce()).putItem(puts.capture());
+        PutItemRequest runRecord = puts.getAllValues().stream().filter(p -> p.item().containsKey("partitions")).findFirst().orElseThrow();
+        assertThat(runRecord.item().get("partitions").n()).isEqualTo(Integer.toString(PartitionSizing.partitions(load, 200)));
+    }
+}
