@@ -57,8 +57,12 @@ final class RunCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
-            description = "A deployed Batchpipe stack, as sam deploy names it (uses the default AWS credentials and region).")
+            description = "A deployed Batchpipe stack, as sam deploy names it (in the region and with the credentials --region and --profile "
+                    + "choose, as the AWS CLI).")
     String deployedStack;
+
+    @Mixin
+    AwsOptions awsOptions;
 
     @Option(names = "--timeout", defaultValue = "1800", description = "Seconds to wait with --wait (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
@@ -83,6 +87,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        awsOptions.check(spec, deployedStack);
         if (!Files.isRegularFile(specFile)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
         }
@@ -101,7 +106,7 @@ final class RunCommand implements Callable<Integer> {
         if (deployedStack != null) {
             // Everything but the stack's cost limit is checked before AWS is asked anything.
             parse(specText, new TaskLimits(maxHashCost != null ? maxHashCost : TaskLimits.HIGHEST_MAX_HASH_COST), "");
-            try (StackClients clients = stackClients.connect()) {
+            try (StackClients clients = stackClients.connect(awsOptions.target(spec, deployedStack))) {
                 CloudFormationClient cloudFormation = clients.cloudFormation();
                 S3Client s3 = clients.s3();
                 SqsClient sqs = clients.sqs();
@@ -110,12 +115,12 @@ final class RunCommand implements Callable<Integer> {
                 try {
                     stack = DeployedStack.describe(cloudFormation, deployedStack);
                 } catch (RuntimeException e) {
-                    throw StackNames.deployedStackNotFound(spec, deployedStack, e);
+                    throw StackNames.deployedStackNotFound(spec, deployedStack, e, clients);
                 }
                 // Planned as the stack's producer would plan it: its cost limit, and partitions for its worker concurrency.
                 TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost : stack.maxHashCost());
                 RunSpec runSpec = parse(specText, limits, maxHashCost != null ? "" : " (stack " + stack.name() + ", MaxHashCost " + limits.maxHashCost() + ")");
-                err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName()
+                err.println("batchpipe run: stack " + stack.name() + " in " + clients.target().describe() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName()
                         + ", MaxHashCost " + limits.maxHashCost() + ", WorkerMaxConcurrency " + stack.workerMaxConcurrency() + ")");
                 // as on the local stack: a run whose workers finish before its planning ends is announced by the planner, on the
                 // stack's completions queue; the watcher waits while the dead-letter queue still holds a task

@@ -82,7 +82,8 @@ final class SweepCommand implements Callable<Integer> {
     String maxP99;
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
-            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): after an estimate of the Lambda compute "
+            description = "Sweep a deployed stack's worker on AWS (in the region and with the credentials --region and --profile choose, as the "
+                    + "AWS CLI): after an estimate of the Lambda compute "
                     + "and your confirmation, a version and an alias per configuration, the tasks delivered by direct invocation; the worker's memory is "
                     + "restored afterwards. See docs/SWEEP.md.")
     String deployedStack;
@@ -112,6 +113,9 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     StackOptions stackOptions;
 
+    @Mixin
+    AwsOptions awsOptions;
+
     private final batchpipe.local.run.StackClients.Factory stackClients;
 
     SweepCommand() {
@@ -125,6 +129,7 @@ final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        awsOptions.check(spec, deployedStack);
         // Checked now, before anything starts; on a stack without --arch they are made again for the worker's architecture.
         List<LocalSweep.Configuration> configurations = configurations(architectures != null ? architectures
                 : List.of(Invocation.normalizedArchitecture(System.getProperty("os.arch"))));
@@ -204,7 +209,7 @@ final class SweepCommand implements Callable<Integer> {
     private int onAws(String specText, Long maxP99Ms, PrintStream out) throws Exception {
         PrintStream err = System.err;
         RunSpec runSpec = parse(specText, TaskLimits.defaults(), "");
-        try (batchpipe.local.run.StackClients clients = stackClients.connect()) {
+        try (batchpipe.local.run.StackClients clients = stackClients.connect(awsOptions.target(spec, deployedStack))) {
             var cloudFormation = clients.cloudFormation();
             var lambda = clients.lambda();
             var s3 = clients.s3();
@@ -214,7 +219,7 @@ final class SweepCommand implements Callable<Integer> {
             try {
                 outputs = batchpipe.local.run.DeployedStack.outputs(cloudFormation, deployedStack);
             } catch (RuntimeException e) {
-                throw StackNames.deployedStackNotFound(spec, deployedStack, e);
+                throw StackNames.deployedStackNotFound(spec, deployedStack, e, clients);
             }
             String table = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "RunsTableName");
             String queueUrl = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "TasksQueueUrl");
@@ -246,8 +251,8 @@ final class SweepCommand implements Callable<Integer> {
             String label = runSpec.label();
             SweepEstimate.Reference reference = estimateReference(s3, outputs.get("ReportsLocation"), label, err);
             var prices = batchpipe.aggregator.cost.PriceTable.defaults();
-            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): "
-                    + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each (" + work.hashTasks() + " hash, "
+            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " in " + clients.target().describe()
+                    + " (workers: " + functions + "): " + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each (" + work.hashTasks() + " hash, "
                     + work.scanTasks() + " scan), delivered " + concurrency + " invocations at once to a version and alias of its own per configuration");
             err.println("  estimate: " + SweepEstimate.assumptions(reference, work));
             BigDecimal total = BigDecimal.ZERO;

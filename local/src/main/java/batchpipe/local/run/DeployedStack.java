@@ -2,6 +2,7 @@ package batchpipe.local.run;
 
 import batchpipe.common.task.TaskLimits;
 import batchpipe.producer.RunPlanner;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
 import software.amazon.awssdk.services.cloudformation.model.Output;
@@ -93,15 +94,28 @@ public record DeployedStack(String name, String tasksQueueUrl, String tableName,
         return outputsOf(find(cloudFormation, stackName));
     }
 
+    /**
+     * A stack that could not be found or read by name: the caller says where it looked (region, account),
+     * which this class does not know.
+     */
+    public static final class StackLookupException extends IllegalArgumentException {
+        StackLookupException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private static Stack find(CloudFormationClient cloudFormation, String stackName) {
         List<Stack> stacks;
         try {
             stacks = cloudFormation.describeStacks(b -> b.stackName(stackName)).stacks();
         } catch (CloudFormationException e) {
-            throw new IllegalArgumentException("stack '" + stackName + "' not found or not readable: " + e.awsErrorDetails().errorMessage(), e);
+            String reason = e.awsErrorDetails() != null ? e.awsErrorDetails().errorMessage() : e.getMessage();
+            throw new StackLookupException("stack '" + stackName + "' not found or not readable: " + reason, e);
+        } catch (SdkClientException e) {
+            throw new StackLookupException("stack '" + stackName + "' could not be looked up: " + e.getMessage(), e);
         }
         if (stacks.isEmpty()) {
-            throw new IllegalArgumentException("stack '" + stackName + "' not found");
+            throw new StackLookupException("stack '" + stackName + "' not found", null);
         }
         return stacks.get(0);
     }

@@ -35,7 +35,7 @@ class SweepCommandTest {
     private InProcessCli.Result sweepOnStack(MockedStack stack, String... more) throws Exception {
         Path spec = Files.writeString(dir.resolve("hash.json"), "{\"label\": \"hash-heavy\", \"hash\": {\"batches\": 2, \"batchSize\": 2, \"cost\": 4}}");
         List<String> args = new java.util.ArrayList<>(List.of("sweep", "--spec", spec.toString(), "--memory", "1769", "--stack", MockedStack.NAME,
-                "--yes", "--timeout", "1", "--out", dir.resolve("sweep").toString()));
+                "--region", "eu-west-1", "--yes", "--timeout", "1", "--out", dir.resolve("sweep").toString()));
         args.addAll(List.of(more));
         return InProcessCli.run(on(stack), args.toArray(String[]::new));
     }

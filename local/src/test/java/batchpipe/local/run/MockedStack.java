@@ -71,9 +71,12 @@ public final class MockedStack {
         }).when(sqs).sendMessageBatch(any(SendMessageBatchRequest.class));
     }
 
-    /** The stack's clients, as a command's factory would make them. */
-    public StackClients clients() {
-        return StackClients.of(cloudFormation, worker.lambda, s3, sqs, dynamoDb);
+    /** The account the mocked credentials belong to. */
+    public static final String ACCOUNT = "123456789012";
+
+    /** The stack's clients, as a command's factory would make them for {@code target}. */
+    public StackClients clients(AwsTarget target) {
+        return StackClients.of(target, ACCOUNT, cloudFormation, worker.lambda, s3, sqs, dynamoDb);
     }
 
     /**

@@ -115,4 +115,19 @@ class StackClientsTest {
             assertThat(configuration.apiCallAttemptTimeout()).hasValueSatisfying(t -> assertThat(t).isGreaterThan(longest));
         }
     }
+
+    @Test
+    void noCredentials_isOneSentenceSayingWhereTheyWereLookedFor_notTheSdksListOfEveryProvider() {
+        AwsTarget target = new AwsTarget(Region.EU_WEST_1, "AWS_DEFAULT_REGION", "default", null);
+        String sdksMessage = "Unable to load credentials from any of the providers in the chain AwsCredentialsProviderChain(credentialsProviders=["
+                + "SystemPropertyCredentialsProvider(), EnvironmentVariableCredentialsProvider(), ...]) : [SystemPropertyCredentialsProvider(): "
+                + "Unable to load credentials from system settings. Access key must be specified either via environment variable "
+                + "(AWS_ACCESS_KEY_ID) or system property (aws.accessKeyId)., " + "x".repeat(1_200) + "]";
+
+        assertThatThrownBy(() -> StackClients.checked(() -> {
+            throw SdkClientException.create(sdksMessage);
+        }, target)).hasMessageStartingWith("no AWS credentials for region eu-west-1 (from AWS_DEFAULT_REGION), profile default: ")
+                .hasMessageContaining("aws configure").hasMessageContaining("--profile")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(400));
+    }
 }
