@@ -119,9 +119,10 @@ final class RunCommand implements Callable<Integer> {
                 }
                 // Planned as the stack's producer would plan it: its cost limit, and partitions for its worker concurrency.
                 TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost : stack.maxHashCost());
-                RunSpec runSpec = parse(specText, limits, maxHashCost != null ? "" : " (stack " + stack.name() + ", MaxHashCost " + limits.maxHashCost() + ")");
-                err.println("batchpipe run: stack " + stack.name() + " in " + clients.target().describe() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName()
-                        + ", MaxHashCost " + limits.maxHashCost() + ", WorkerMaxConcurrency " + stack.workerMaxConcurrency() + ")");
+                RunSpec runSpec = parse(specText, limits, maxHashCost != null ? "" : " (stack " + stack.name() + ", MaxHashCost "
+                        + limits.maxHashCost() + ")");
+                err.println("batchpipe run: stack " + stack.name() + " in " + clients.target().describe() + " (queue " + stack.tasksQueueUrl()
+                        + ", table " + stack.tableName() + ", MaxHashCost " + limits.maxHashCost() + ", WorkerMaxConcurrency " + stack.workerMaxConcurrency() + ")");
                 // as on the local stack: a run whose workers finish before its planning ends is announced by the planner, on the
                 // stack's completions queue; the watcher waits while the dead-letter queue still holds a task
                 if (stack.completionsQueueUrl() == null) {

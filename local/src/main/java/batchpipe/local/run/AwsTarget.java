@@ -6,6 +6,7 @@ import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
 import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -33,14 +34,12 @@ public record AwsTarget(Region region, String regionSource, String profile, Stri
      *                                  exist, or no region is set anywhere, with the ways to set one
      */
     public static AwsTarget resolve(String regionFlag, String profileFlag, Map<String, String> env, Supplier<ProfileFile> profiles) {
-        String profile = "default", profileSource = null;
-        if (isSet(profileFlag)) {
-            profile = profileFlag.trim();
-            profileSource = "--profile";
-        } else if (isSet(env.get("AWS_PROFILE"))) {
-            profile = env.get("AWS_PROFILE").trim();
-            profileSource = "AWS_PROFILE";
-        }
+        Map<String, String> profileChoices = new LinkedHashMap<>();
+        profileChoices.put("--profile", profileFlag);
+        profileChoices.put("AWS_PROFILE", env.get("AWS_PROFILE"));
+        Optional<Map.Entry<String, String>> named = firstSet(profileChoices);
+        String profile = named.map(Map.Entry::getValue).orElse("default");
+        String profileSource = named.map(Map.Entry::getKey).orElse(null);
         ProfileFile files = null;
         if (profileSource != null) {
             files = profiles.get();
@@ -49,30 +48,29 @@ public record AwsTarget(Region region, String regionSource, String profile, Stri
                         + " ~/.aws/credentials (profiles there: " + String.join(", ", files.profiles().keySet().stream().sorted().toList()) + ")");
             }
         }
-        String region, regionSource;
-        if (isSet(regionFlag)) {
-            region = regionFlag.trim();
-            regionSource = "--region";
-        } else if (isSet(env.get("AWS_REGION"))) {
-            region = env.get("AWS_REGION").trim();
-            regionSource = "AWS_REGION";
-        } else if (isSet(env.get("AWS_DEFAULT_REGION"))) {
-            region = env.get("AWS_DEFAULT_REGION").trim();
-            regionSource = "AWS_DEFAULT_REGION";
-        } else {
-            String name = profile;
-            Optional<String> fromProfile = (files != null ? files : profiles.get()).profile(name).flatMap(p -> p.property("region"));
-            if (fromProfile.isEmpty() || !isSet(fromProfile.get())) {
-                throw new IllegalArgumentException("no AWS region: pass --region, set AWS_REGION or AWS_DEFAULT_REGION, or set one for"
-                        + " profile '" + profile + "' (aws configure set region eu-west-1" + (profileSource == null ? "" : " --profile " + profile) + ")");
-            }
-            region = fromProfile.get().trim();
-            regionSource = "profile " + profile;
+        Map<String, String> regionChoices = new LinkedHashMap<>();
+        regionChoices.put("--region", regionFlag);
+        regionChoices.put("AWS_REGION", env.get("AWS_REGION"));
+        regionChoices.put("AWS_DEFAULT_REGION", env.get("AWS_DEFAULT_REGION"));
+        regionChoices.put("profile " + profile, null);
+        if (firstSet(regionChoices).isEmpty()) {
+            // Only now the files: a region given otherwise needs none of them.
+            ProfileFile read = files != null ? files : profiles.get();
+            regionChoices.put("profile " + profile, read.profile(profile).flatMap(p -> p.property("region")).orElse(null));
         }
-        if (!REGION_NAME.matcher(region).matches()) {
-            throw new IllegalArgumentException("the region from " + regionSource + " is '" + region + "', not a region name like eu-west-1");
+        Map.Entry<String, String> region = firstSet(regionChoices).orElseThrow(() -> new IllegalArgumentException("no AWS region: pass --region,"
+                + " set AWS_REGION or AWS_DEFAULT_REGION, or set one for profile '" + profile + "' (aws configure set region eu-west-1"
+                + (profileSource == null ? "" : " --profile " + profile) + ")"));
+        if (!REGION_NAME.matcher(region.getValue()).matches()) {
+            throw new IllegalArgumentException("the region from " + region.getKey() + " is '" + region.getValue()
+                    + "', not a region name like eu-west-1");
         }
-        return new AwsTarget(Region.of(region), regionSource, profile, profileSource);
+        return new AwsTarget(Region.of(region.getValue()), region.getKey(), profile, profileSource);
+    }
+
+    /** The first choice (its source and value, trimmed) that is set, in the order given: the order of precedence. */
+    private static Optional<Map.Entry<String, String>> firstSet(Map<String, String> choices) {
+        return choices.entrySet().stream().filter(c -> isSet(c.getValue())).findFirst().map(c -> Map.entry(c.getKey(), c.getValue().trim()));
     }
 
     private static boolean isSet(String value) {
@@ -91,6 +89,7 @@ public record AwsTarget(Region region, String regionSource, String profile, Stri
 
     /** "region eu-west-1 (from AWS_DEFAULT_REGION), profile work (from --profile)", for messages. */
     public String describe() {
-        return "region " + region.id() + " (from " + regionSource + "), profile " + profile + (profileSource == null ? "" : " (from " + profileSource + ")");
+        return "region " + region.id() + " (from " + regionSource + "), profile " + profile
+                + (profileSource == null ? "" : " (from " + profileSource + ")");
     }
 }

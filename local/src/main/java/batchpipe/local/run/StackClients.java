@@ -70,7 +70,8 @@ public final class StackClients implements AutoCloseable {
         Region region = target.region();
         AwsCredentialsProvider credentials = checked(target.credentials(), target);
         return new StackClients(target, () -> {
-            try (SdkHttpClient http = UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(5)).socketTimeout(Duration.ofSeconds(10)).build()) {
+            try (SdkHttpClient http = UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(5))
+                    .socketTimeout(Duration.ofSeconds(10)).build()) {
                 return CallerAccount.lookUp(http, CallerAccount.endpoint(region, System.getenv()), region, credentials);
             }
         }, () -> AwsClients.configure(CloudFormationClient.builder(), region, credentials).build(),

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.mockito.ArgumentCaptor;
 import org.mockito.Mockito;
-import picocli.CommandLine;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
 import software.amazon.awssdk.services.cloudformation.model.DescribeStacksRequest;
@@ -26,16 +25,12 @@ class RunCommandTest {
     @TempDir
     Path dir;
 
-    /** Commands as usual, except that run's clients for --stack are the mocked stack's. */
-    private static CommandLine.IFactory on(MockedStack stack) {
-        return new CommandLine.IFactory() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <K> K create(Class<K> type) throws Exception {
-                return type == RunCommand.class ? (K) new RunCommand(stack::clients) : CommandLine.defaultFactory().create(type);
-            }
-        };
+    /** {@code run --spec SPEC --stack bp --region REGION}, the mocked stack's clients in place of AWS's. */
+    private static InProcessCli.Result runOnStack(MockedStack stack, Path spec, String region) {
+        return InProcessCli.run(InProcessCli.stackClients(stack::clients), "run", "--spec", spec.toString(), "--stack", MockedStack.NAME,
+                "--region", region);
     }
+
 
     @Test
     void onAStack_acceptsTheHashCostTheStacksMaxHashCostAllows() throws Exception {
@@ -43,7 +38,7 @@ class RunCommandTest {
         MockedStack stack = new MockedStack("arm64", Map.of("MaxHashCost", "16"));
         Path spec = Files.writeString(dir.resolve("dear.json"), "{\"hash\": {\"batches\": 2, \"batchSize\": 2, \"cost\": 16}}");
 
-        InProcessCli.Result r = InProcessCli.run(on(stack), "run", "--spec", spec.toString(), "--stack", MockedStack.NAME, "--region", "eu-west-1");
+        InProcessCli.Result r = runOnStack(stack, spec, "eu-west-1");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("\"enqueued\":2");
@@ -57,7 +52,7 @@ class RunCommandTest {
         PartitionSizing.Load load = new PartitionSizing.Load(0, false, 5000, 50_000, 4);
         assertThat(PartitionSizing.partitions(load, 200)).isGreaterThan(PartitionSizing.partitions(load, 5));
 
-        InProcessCli.Result r = InProcessCli.run(on(stack), "run", "--spec", spec.toString(), "--stack", MockedStack.NAME, "--region", "eu-west-1");
+        InProcessCli.Result r = runOnStack(stack, spec, "eu-west-1");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         ArgumentCaptor<PutItemRequest> puts = ArgumentCaptor.forClass(PutItemRequest.class);
@@ -74,7 +69,7 @@ class RunCommandTest {
                 .when(stack.cloudFormation).describeStacks(any(DescribeStacksRequest.class));
         Path spec = Files.writeString(dir.resolve("s.json"), "{\"hash\": {\"batches\": 2, \"batchSize\": 2, \"cost\": 4}}");
 
-        InProcessCli.Result r = InProcessCli.run(on(stack), "run", "--spec", spec.toString(), "--stack", MockedStack.NAME, "--region", "eu-central-1");
+        InProcessCli.Result r = runOnStack(stack, spec, "eu-central-1");
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.err()).contains("stack 'bp' not found or not readable: Stack with id bp does not exist (looked in region eu-central-1"

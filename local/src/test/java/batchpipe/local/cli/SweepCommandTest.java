@@ -5,7 +5,6 @@ import batchpipe.common.text.ControlCharacters;
 import batchpipe.local.run.MockedStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,16 +19,6 @@ class SweepCommandTest {
     @TempDir
     Path dir;
 
-    /** Commands as usual, except that sweep's clients for --stack are the mocked stack's. */
-    private static CommandLine.IFactory on(MockedStack stack) {
-        return new CommandLine.IFactory() {
-            @Override
-            @SuppressWarnings("unchecked")
-            public <K> K create(Class<K> type) throws Exception {
-                return type == SweepCommand.class ? (K) new SweepCommand(stack::clients) : CommandLine.defaultFactory().create(type);
-            }
-        };
-    }
 
     /** {@code sweep --stack bp} of a small hash spec at 1,769 MB, whose run never completes (the mocked table stays empty). */
     private InProcessCli.Result sweepOnStack(MockedStack stack, String... more) throws Exception {
@@ -37,7 +26,7 @@ class SweepCommandTest {
         List<String> args = new java.util.ArrayList<>(List.of("sweep", "--spec", spec.toString(), "--memory", "1769", "--stack", MockedStack.NAME,
                 "--region", "eu-west-1", "--yes", "--timeout", "1", "--out", dir.resolve("sweep").toString()));
         args.addAll(List.of(more));
-        return InProcessCli.run(on(stack), args.toArray(String[]::new));
+        return InProcessCli.run(InProcessCli.stackClients(stack::clients), args.toArray(String[]::new));
     }
 
     @Test
