@@ -83,9 +83,8 @@ final class SweepCommand implements Callable<Integer> {
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
             description = "Sweep a deployed stack's worker on AWS (in the region and with the credentials --region and --profile choose, as the "
-                    + "AWS CLI): after an estimate of the Lambda compute "
-                    + "and your confirmation, a version and an alias per configuration, the tasks delivered by direct invocation; the worker's memory is "
-                    + "restored afterwards. See docs/SWEEP.md.")
+                    + "AWS CLI): after an estimate of the Lambda compute and your confirmation, a version and an alias per configuration, the "
+                    + "tasks delivered by direct invocation; the worker's memory is restored afterwards. See docs/SWEEP.md.")
     String deployedStack;
 
     @Option(names = "--concurrency", defaultValue = "5", paramLabel = "N",
@@ -252,8 +251,9 @@ final class SweepCommand implements Callable<Integer> {
             SweepEstimate.Reference reference = estimateReference(s3, outputs.get("ReportsLocation"), label, err);
             var prices = batchpipe.aggregator.cost.PriceTable.defaults();
             err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " in " + clients.target().describe()
-                    + " (workers: " + functions + "): " + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each (" + work.hashTasks() + " hash, "
-                    + work.scanTasks() + " scan), delivered " + concurrency + " invocations at once to a version and alias of its own per configuration");
+                    + " (workers: " + functions + "): " + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each ("
+                    + work.hashTasks() + " hash, " + work.scanTasks() + " scan), delivered " + concurrency
+                    + " invocations at once to a version and alias of its own per configuration");
             err.println("  estimate: " + SweepEstimate.assumptions(reference, work));
             BigDecimal total = BigDecimal.ZERO;
             for (LocalSweep.Configuration c : configurations) {
