@@ -2,6 +2,7 @@ package batchpipe.common.aws;
 
 import batchpipe.common.trace.Tracing;
 import batchpipe.common.trace.TracingInterceptor;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
 import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -31,29 +32,40 @@ public final class AwsClients {
     }
 
     public static SqsClient sqs() {
-        return SqsClient.builder()
-                .httpClient(httpClient())
-                .region(region())
-                .overrideConfiguration(timeouts())
-                .build();
+        return sqs(region(), null);
     }
 
     public static DynamoDbClient dynamoDb() {
-        return DynamoDbClient.builder()
-                .httpClient(httpClient())
-                .region(region())
-                .overrideConfiguration(timeouts())
-                .build();
+        return dynamoDb(region(), null);
     }
 
     /** S3 reads are streamed; only the attempt to get the response headers is bounded. */
     public static S3Client s3() {
+        return s3(region(), null);
+    }
+
+    /**
+     * {@link #sqs()} in {@code region} with {@code credentials} (null: the SDK's default chain), for a caller
+     * that resolved them itself (the CLI, from --region and --profile).
+     */
+    public static SqsClient sqs(Region region, AwsCredentialsProvider credentials) {
+        return configure(SqsClient.builder(), region, credentials).build();
+    }
+
+    /** {@link #dynamoDb()} in {@code region} with {@code credentials} (null: the SDK's default chain). */
+    public static DynamoDbClient dynamoDb(Region region, AwsCredentialsProvider credentials) {
+        return configure(DynamoDbClient.builder(), region, credentials).build();
+    }
+
+    /** {@link #s3()} in {@code region} with {@code credentials} (null: the SDK's default chain). */
+    public static S3Client s3(Region region, AwsCredentialsProvider credentials) {
         var builder = S3Client.builder()
                 .httpClient(httpClient())
-                .region(region())
+                .region(region)
                 .overrideConfiguration(traced(ClientOverrideConfiguration.builder()
                         .apiCallAttemptTimeout(API_CALL_TIMEOUT))
                         .build());
+        if (credentials != null) builder.credentialsProvider(credentials);
         if (hasEndpointOverride("AWS_ENDPOINT_URL_S3", "aws.endpointUrlS3")) {
             builder.forcePathStyle(true)
                     .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED);
@@ -67,9 +79,16 @@ public final class AwsClients {
      * ship its SDK module.
      */
     public static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(B builder) {
-        return builder.httpClient(httpClient())
-                .region(region())
+        return configure(builder, region(), null);
+    }
+
+    /** {@link #configure(AwsClientBuilder)} in {@code region} with {@code credentials} (null: the SDK's default chain). */
+    public static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(B builder, Region region,
+                                                                                           AwsCredentialsProvider credentials) {
+        builder.httpClient(httpClient())
+                .region(region)
                 .overrideConfiguration(timeouts());
+        return credentials == null ? builder : builder.credentialsProvider(credentials);
     }
 
     private static ClientOverrideConfiguration timeouts() {

@@ -2,7 +2,6 @@ package batchpipe.local.cli;
 
 import batchpipe.aggregator.Report;
 import batchpipe.aggregator.report.MarkdownReport;
-import batchpipe.common.aws.AwsClients;
 import batchpipe.common.json.Json;
 import batchpipe.common.run.PlanResult;
 import batchpipe.common.task.TaskLimits;
@@ -11,6 +10,7 @@ import batchpipe.local.report.ReportFiles;
 import batchpipe.local.report.RunSummaryItem;
 import batchpipe.local.run.DeployedStack;
 import batchpipe.local.run.RunWatcher;
+import batchpipe.local.run.StackClients;
 import batchpipe.local.runtime.LocalPipeline;
 import batchpipe.local.sample.SampleData;
 import batchpipe.local.stack.LocalStack;
@@ -57,20 +57,37 @@ final class RunCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
-            description = "A deployed Batchpipe stack, as sam deploy names it (uses the default AWS credentials and region).")
+            description = "A deployed Batchpipe stack, as sam deploy names it (in the region and with the credentials --region and --profile "
+                    + "choose, as the AWS CLI).")
     String deployedStack;
+
+    @Mixin
+    AwsOptions awsOptions;
 
     @Option(names = "--timeout", defaultValue = "1800", description = "Seconds to wait with --wait (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
-    @Option(names = "--max-hash-cost", paramLabel = "C", description = "The cost limit to validate against (default: the template's MaxHashCost).")
+    @Option(names = "--max-hash-cost", paramLabel = "C",
+            description = "The cost limit to validate against (default: the template's MaxHashCost; with --stack, the stack's).")
     Integer maxHashCost;
 
     @Mixin
     StackOptions stackOptions;
 
+    private final StackClients.Factory stackClients;
+
+    RunCommand() {
+        this(StackClients::connect);
+    }
+
+    /** With the clients {@code --stack} uses made by {@code stackClients} (a test's). */
+    RunCommand(StackClients.Factory stackClients) {
+        this.stackClients = stackClients;
+    }
+
     @Override
     public Integer call() throws Exception {
+        awsOptions.check(spec, deployedStack);
         if (!Files.isRegularFile(specFile)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
         }
@@ -87,18 +104,25 @@ final class RunCommand implements Callable<Integer> {
 
     private int target(String specText, PrintStream err) throws Exception {
         if (deployedStack != null) {
-            TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost : TaskLimits.DEFAULT_MAX_HASH_COST);
-            RunSpec runSpec = parse(specText, limits);
-            try (CloudFormationClient cloudFormation = CloudFormationClient.builder()
-                    .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
-                 S3Client s3 = AwsClients.s3(); SqsClient sqs = AwsClients.sqs(); DynamoDbClient dynamoDb = AwsClients.dynamoDb()) {
+            // Everything but the stack's cost limit is checked before AWS is asked anything.
+            parse(specText, new TaskLimits(maxHashCost != null ? maxHashCost : TaskLimits.HIGHEST_MAX_HASH_COST), "");
+            try (StackClients clients = stackClients.connect(awsOptions.target(spec, deployedStack))) {
+                CloudFormationClient cloudFormation = clients.cloudFormation();
+                S3Client s3 = clients.s3();
+                SqsClient sqs = clients.sqs();
+                DynamoDbClient dynamoDb = clients.dynamoDb();
                 DeployedStack stack;
                 try {
                     stack = DeployedStack.describe(cloudFormation, deployedStack);
                 } catch (RuntimeException e) {
-                    throw StackNames.deployedStackNotFound(spec, deployedStack, e);
+                    throw StackNames.deployedStackNotFound(spec, deployedStack, e, clients);
                 }
-                err.println("batchpipe run: stack " + stack.name() + " (queue " + stack.tasksQueueUrl() + ", table " + stack.tableName() + ")");
+                // Planned as the stack's producer would plan it: its cost limit, and partitions for its worker concurrency.
+                TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost : stack.maxHashCost());
+                RunSpec runSpec = parse(specText, limits, maxHashCost != null ? "" : " (stack " + stack.name() + ", MaxHashCost "
+                        + limits.maxHashCost() + ")");
+                err.println("batchpipe run: stack " + stack.name() + " in " + clients.target().describe() + " (queue " + stack.tasksQueueUrl()
+                        + ", table " + stack.tableName() + ", MaxHashCost " + limits.maxHashCost() + ", WorkerMaxConcurrency " + stack.workerMaxConcurrency() + ")");
                 // as on the local stack: a run whose workers finish before its planning ends is announced by the planner, on the
                 // stack's completions queue; the watcher waits while the dead-letter queue still holds a task
                 if (stack.completionsQueueUrl() == null) {
@@ -106,18 +130,20 @@ final class RunCommand implements Callable<Integer> {
                             + " a run whose workers finish before its planning ends will not be announced; redeploy to fix");
                 }
                 return plan(runSpec, s3, sqs, dynamoDb, stack.tableName(), stack.tasksQueueUrl(), stack.completionsQueueUrl(),
-                        stack.tasksDeadLetterQueueUrl() == null ? List.of() : List.of(stack.tasksDeadLetterQueueUrl()), limits, wait, false);
+                        stack.tasksDeadLetterQueueUrl() == null ? List.of() : List.of(stack.tasksDeadLetterQueueUrl()), limits,
+                        stack.workerMaxConcurrency(), wait, false);
             }
         }
         StackTemplate template = stackOptions.loadTemplate();
         TaskLimits limits = new TaskLimits(maxHashCost != null ? maxHashCost
                 : Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
-        RunSpec runSpec = parse(specText, limits);
+        RunSpec runSpec = parse(specText, limits, "");
         if (LocalStack.endpointsConfigured(System.getenv())) {
             try (LocalStack stack = LocalStack.attach(template, stackOptions.stackName, System.getenv())) {
                 err.println("batchpipe run: the local stack at " + System.getenv("AWS_ENDPOINT_URL_SQS") + " (from AWS_ENDPOINT_URL_*)");
                 return plan(runSpec, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
-                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, wait, true);
+                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits,
+                        RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY, wait, true);
             }
         }
         err.println("batchpipe run: no AWS_ENDPOINT_URL_* set and no --stack: starting a local stack for this run (with sample objects under "
@@ -129,26 +155,29 @@ final class RunCommand implements Callable<Integer> {
             try (StdoutRedirect quiet = StdoutRedirect.discarded();
                  LocalPipeline ignored = LocalPipeline.start(stack, QuietStreams.discard(), true)) {
                 return plan(runSpec, stack.s3(), stack.sqs(), stack.dynamoDb(), stack.ref("RunsTable"), stack.ref("TasksQueue"),
-                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits, true, true);
+                        stack.ref("CompletionsQueue"), List.of(stack.ref("TasksDeadLetterQueue")), limits,
+                        RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY, true, true);
             }
         }
     }
 
-    private RunSpec parse(String specText, TaskLimits limits) {
+    /** @param where what to add to the file's name in an error message: the stack whose limit refused it */
+    private RunSpec parse(String specText, TaskLimits limits, String where) {
         try {
             return new RunSpecParser(limits).parse(specText);
         } catch (InvalidRunSpecException e) {
             // Several lines on purpose: every problem at once.
-            throw new CommandLine.ParameterException(spec.commandLine(), specFile + ": " + e.getMessage());
+            throw new CommandLine.ParameterException(spec.commandLine(), specFile + where + ": " + e.getMessage());
         }
     }
 
     private int plan(RunSpec runSpec, S3Client s3, SqsClient sqs, DynamoDbClient dynamoDb,
                      String table, String queueUrl, String completionsQueueUrl, List<String> deadLetterQueueUrls, TaskLimits limits,
-                     boolean waitForReport, boolean localFunctions)
+                     int workerMaxConcurrency, boolean waitForReport, boolean localFunctions)
             throws InterruptedException, IOException {
         PrintStream out = stdout;
-        RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, table, queueUrl, completionsQueueUrl, limits, 8);
+        RunPlanner planner = RunPlanner.create(s3, sqs, dynamoDb, new RunPlanner.Settings(table, queueUrl, null, completionsQueueUrl, limits, 8,
+                workerMaxConcurrency, RunPlanner.Settings.DEFAULT_PLANNING_MARGIN_MS));
         // On a local stack the run's functions run on this machine: its record says which, so its reports can.
         if (localFunctions) planner = planner.recordingHost(RunHost::capture);
         PlanResult result = planner.plan(runSpec, sent -> { });

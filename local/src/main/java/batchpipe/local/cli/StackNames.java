@@ -1,5 +1,7 @@
 package batchpipe.local.cli;
 
+import batchpipe.local.run.DeployedStack;
+import batchpipe.local.run.StackClients;
 import batchpipe.local.stack.LocalStack;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,6 +37,18 @@ final class StackNames {
      */
     static RuntimeException deployedStackNotFound(CommandSpec spec, String name, RuntimeException failure) {
         return deployedStackNotFound(spec, name, failure, System.getenv());
+    }
+
+    /**
+     * {@link #deployedStackNotFound(CommandSpec, String, RuntimeException)} for a stack looked up with
+     * {@code clients}: a stack not found (or not readable) is named with the region, profile and account it
+     * was looked for in, since the usual cause is another region or account.
+     */
+    static RuntimeException deployedStackNotFound(CommandSpec spec, String name, RuntimeException failure, StackClients clients) {
+        RuntimeException located = !(failure instanceof DeployedStack.StackLookupException) ? failure
+                : new IllegalArgumentException(failure.getMessage() + " (looked in " + clients.where()
+                        + "; --region and --profile look elsewhere)", failure);
+        return deployedStackNotFound(spec, name, located, System.getenv());
     }
 
     /** {@link #deployedStackNotFound(CommandSpec, String, RuntimeException)} in the environment {@code env}. */

@@ -18,6 +18,7 @@ import batchpipe.local.report.StoredRunReports;
 import batchpipe.local.report.SweepDocuments;
 import batchpipe.local.report.SweepReport;
 import batchpipe.local.template.StackTemplate;
+import batchpipe.worker.task.Invocation;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,8 +61,9 @@ final class SweepCommand implements Callable<Integer> {
             description = "Memory sizes in MB, 128 to 10240, e.g. 885,1769,2654,3538 (1,769 MB = one vCPU).")
     List<Integer> memories;
 
-    @Option(names = "--arch", split = ",", defaultValue = "x86_64", paramLabel = "ARCH",
-            description = "Architectures: x86_64, arm64 or both (default: ${DEFAULT-VALUE}); locally only this machine's is measurable.")
+    @Option(names = "--arch", split = ",", paramLabel = "ARCH",
+            description = "Architectures: x86_64, arm64 or both (default: with --stack the deployed worker's, else this machine's); locally only "
+                    + "this machine's is measurable.")
     List<String> architectures;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "N", description = "Runs per configuration, 1 to 10, one after another, each a run of its own, also with --stack (default: ${DEFAULT-VALUE}).")
@@ -80,9 +82,9 @@ final class SweepCommand implements Callable<Integer> {
     String maxP99;
 
     @Option(names = {"--stack", "--stack-name"}, paramLabel = "NAME",
-            description = "Sweep a deployed stack's worker on AWS (default AWS credentials and region): after an estimate of the Lambda compute "
-                    + "and your confirmation, an alias per memory size, the tasks delivered by direct invocation; the worker's memory is "
-                    + "restored afterwards. See docs/SWEEP.md.")
+            description = "Sweep a deployed stack's worker on AWS (in the region and with the credentials --region and --profile choose, as the "
+                    + "AWS CLI): after an estimate of the Lambda compute and your confirmation, a version and an alias per configuration, the "
+                    + "tasks delivered by direct invocation; the worker's memory is restored afterwards. See docs/SWEEP.md.")
     String deployedStack;
 
     @Option(names = "--concurrency", defaultValue = "5", paramLabel = "N",
@@ -110,9 +112,26 @@ final class SweepCommand implements Callable<Integer> {
     @Mixin
     StackOptions stackOptions;
 
+    @Mixin
+    AwsOptions awsOptions;
+
+    private final batchpipe.local.run.StackClients.Factory stackClients;
+
+    SweepCommand() {
+        this(batchpipe.local.run.StackClients::connect);
+    }
+
+    /** With the clients {@code --stack} uses made by {@code stackClients} (a test's). */
+    SweepCommand(batchpipe.local.run.StackClients.Factory stackClients) {
+        this.stackClients = stackClients;
+    }
+
     @Override
     public Integer call() throws Exception {
-        List<LocalSweep.Configuration> configurations = configurations();
+        awsOptions.check(spec, deployedStack);
+        // Checked now, before anything starts; on a stack without --arch they are made again for the worker's architecture.
+        List<LocalSweep.Configuration> configurations = configurations(architectures != null ? architectures
+                : List.of(Invocation.normalizedArchitecture(System.getProperty("os.arch"))));
         if (sampleObjects < 1 || sampleObjects > 200) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sample-objects must be between 1 and 200, got " + sampleObjects);
         }
@@ -133,7 +152,11 @@ final class SweepCommand implements Callable<Integer> {
         if (!Files.isRegularFile(specFile)) throw new CommandLine.ParameterException(spec.commandLine(), "spec file not found: " + specFile);
         String specText = Files.readString(specFile);
         if (deployedStack != null) {
-            return onAws(specText, configurations, maxP99Ms);
+            PrintStream out = System.out;
+            // stdout carries only sweep.md, as locally: the planner's JSON log lines go to stderr.
+            try (StdoutRedirect toStderr = StdoutRedirect.to(System.err)) {
+                return onAws(specText, maxP99Ms, out);
+            }
         }
         StackTemplate template = stackOptions.loadTemplate();
         TaskLimits limits = new TaskLimits(Integer.parseInt(template.parameters().getOrDefault("MaxHashCost", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
@@ -182,21 +205,20 @@ final class SweepCommand implements Callable<Integer> {
      * On a deployed stack: the worker (and its twin for the other architecture) through versions and
      * aliases of the sweep's own, the tasks delivered by direct invocation; see docs/SWEEP.md.
      */
-    private int onAws(String specText, List<LocalSweep.Configuration> configurations, Long maxP99Ms) throws Exception {
-        PrintStream out = System.out;
+    private int onAws(String specText, Long maxP99Ms, PrintStream out) throws Exception {
         PrintStream err = System.err;
         RunSpec runSpec = parse(specText, TaskLimits.defaults(), "");
-        var http = software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create();
-        try (var cloudFormation = software.amazon.awssdk.services.cloudformation.CloudFormationClient.builder().httpClient(http).build();
-             var lambda = software.amazon.awssdk.services.lambda.LambdaClient.builder().httpClient(http)
-                     .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMinutes(16))).build();
-             var s3 = batchpipe.common.aws.AwsClients.s3(); var sqs = batchpipe.common.aws.AwsClients.sqs();
-             var dynamoDb = batchpipe.common.aws.AwsClients.dynamoDb()) {
+        try (batchpipe.local.run.StackClients clients = stackClients.connect(awsOptions.target(spec, deployedStack))) {
+            var cloudFormation = clients.cloudFormation();
+            var lambda = clients.lambda();
+            var s3 = clients.s3();
+            var sqs = clients.sqs();
+            var dynamoDb = clients.dynamoDb();
             Map<String, String> outputs;
             try {
                 outputs = batchpipe.local.run.DeployedStack.outputs(cloudFormation, deployedStack);
             } catch (RuntimeException e) {
-                throw StackNames.deployedStackNotFound(spec, deployedStack, e);
+                throw StackNames.deployedStackNotFound(spec, deployedStack, e, clients);
             }
             String table = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "RunsTableName");
             String queueUrl = batchpipe.local.run.DeployedStack.required(outputs, deployedStack, "TasksQueueUrl");
@@ -208,6 +230,9 @@ final class SweepCommand implements Callable<Integer> {
             if (twin != null && !twin.isBlank()) {
                 functions.put(lambda.getFunctionConfiguration(b -> b.functionName(twin)).architecturesAsStrings().get(0), twin);
             }
+            // The template deploys arm64 by default: without --arch, sweep the architecture the worker was deployed on.
+            List<LocalSweep.Configuration> configurations = configurations(architectures != null ? architectures
+                    : List.of(workerConfig.architecturesAsStrings().get(0)));
             int maxReceiveCount = Integer.parseInt(workerConfig.environment().variables().getOrDefault("MAX_RECEIVE_COUNT", "3"));
             String queueArn = sqs.getQueueAttributes(b -> b.queueUrl(queueUrl).attributeNamesWithStrings("QueueArn")).attributesAsStrings().get("QueueArn");
             String sweepId = "sweep-" + TaskIds.newRunId(Instant.now());
@@ -220,14 +245,15 @@ final class SweepCommand implements Callable<Integer> {
             TaskLimits stackLimits = new TaskLimits(Integer.parseInt(workerConfig.environment().variables()
                     .getOrDefault("MAX_HASH_COST", Integer.toString(TaskLimits.DEFAULT_MAX_HASH_COST))));
             runSpec = parse(specText, stackLimits, " (stack " + deployedStack + ")");
-            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, err);
+            batchpipe.local.sweep.AwsSweep aws = new batchpipe.local.sweep.AwsSweep(s3, dynamoDb, table, stackLimits, concurrency, err);
             SweepEstimate.Workload work = aws.workload(runSpec);
             String label = runSpec.label();
             SweepEstimate.Reference reference = estimateReference(s3, outputs.get("ReportsLocation"), label, err);
             var prices = batchpipe.aggregator.cost.PriceTable.defaults();
-            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " (workers: " + functions + "): "
-                    + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each (" + work.hashTasks() + " hash, "
-                    + work.scanTasks() + " scan), delivered " + concurrency + " invocations at once to an alias per memory size");
+            err.println("batchpipe sweep " + sweepId + " on stack " + deployedStack + " in " + clients.target().describe()
+                    + " (workers: " + functions + "): " + configurations.size() + " configuration run(s) of " + work.tasks() + " tasks each ("
+                    + work.hashTasks() + " hash, " + work.scanTasks() + " scan), delivered " + concurrency
+                    + " invocations at once to a version and alias of its own per configuration");
             err.println("  estimate: " + SweepEstimate.assumptions(reference, work));
             BigDecimal total = BigDecimal.ZERO;
             for (LocalSweep.Configuration c : configurations) {
@@ -324,7 +350,7 @@ final class SweepCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<LocalSweep.Configuration> configurations() {
+    private List<LocalSweep.Configuration> configurations(List<String> architectures) {
         List<LocalSweep.Configuration> configurations = new ArrayList<>();
         if (repeat < 1 || repeat > 10) throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be between 1 and 10, got " + repeat);
         Map<String, Boolean> seen = new LinkedHashMap<>();

@@ -64,13 +64,20 @@ public final class AwsSweep {
     private final DynamoDbClient dynamoDb;
     private final String table;
     private final TaskLimits limits;
+    private final int concurrency;
     private final PrintStream err;
 
-    public AwsSweep(S3Client s3, DynamoDbClient dynamoDb, String table, TaskLimits limits, PrintStream err) {
+    /**
+     * @param limits      the stack's worker's task limits (its MAX_HASH_COST)
+     * @param concurrency the most invocations the sweep runs at once: its workers' concurrency, which the
+     *                    planner sizes a run's partitions for
+     */
+    public AwsSweep(S3Client s3, DynamoDbClient dynamoDb, String table, TaskLimits limits, int concurrency, PrintStream err) {
         this.s3 = s3;
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.limits = limits;
+        this.concurrency = concurrency;
         this.err = err;
     }
 
@@ -92,11 +99,13 @@ public final class AwsSweep {
     }
 
     /**
-     * Every configuration in order (repeats one after another, each a run of its own through its memory
-     * size's alias): plan its run, deliver its tasks, and wait up to {@code timeout} from the start of the
-     * delivery for it to complete. A run that does not complete, or whose tasks could not be delivered, is
-     * answered as {@link SweepReport.Incomplete} and the sweep goes on; the aliases are removed and the
-     * memory put back at the end in any case ({@link AliasSweep#run}).
+     * Every configuration in order (repeats one after another, each a run of its own through a version and
+     * alias of its own, so each pays its own cold starts): plan its run, deliver its tasks, and wait up to
+     * {@code timeout} from the start of the delivery for it to complete. A run that does not complete, or
+     * whose tasks could not be delivered, is answered as {@link SweepReport.Incomplete} and the sweep goes
+     * on; so is, at once, a run with a task whose last invocation failed as a whole, which cannot complete,
+     * with what the invocations answered. The aliases are removed and the memory put back at the end in any
+     * case ({@link AliasSweep#run}).
      */
     public static List<ConfigurationRun> run(AliasSweep aliases, String sweepId, RunSpec sweepSpec,
                                              List<LocalSweep.Configuration> configurations, Runs runs, int concurrency, Duration timeout,
@@ -119,6 +128,21 @@ public final class AwsSweep {
                 err.println("batchpipe sweep: " + c.key() + ": run " + runId + ": " + reason + "; marked failed, going on");
                 return new ConfigurationRun(c, runId, null, new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(), share,
                         concurrency, runId, reason, null));
+            }
+            if (!delivery.unrecordedBodies().isEmpty()) {
+                // Behind a direct Invoke there is no dead-letter queue whose recorder would record these tasks failed, as
+                // on the stack's queue: unless the worker recorded them before the invocation failed, the run cannot
+                // complete, and waiting out the timeout would only hide why.
+                try {
+                    runs.awaitCompletion(runId, Duration.ZERO);
+                    return new ConfigurationRun(c, runId, delivery, null);
+                } catch (RunWatcher.RunIncompleteException e) {
+                    String reason = delivery.unrecordedBodies().size() + " of " + bodies.size() + " tasks never recorded, so the run cannot"
+                            + " complete: their last invocation failed as a whole (" + String.join("; ", delivery.errors().stream().limit(3).toList()) + ")";
+                    err.println("batchpipe sweep: " + c.key() + ": run " + runId + ": " + reason + "; marked failed, going on");
+                    return new ConfigurationRun(c, runId, delivery, new SweepReport.Incomplete(c.key(), c.architecture(), c.memoryMb(), c.repeat(),
+                            share, concurrency, runId, reason, null));
+                }
             }
             Duration left = timeout.minusNanos(System.nanoTime() - started);
             try {
@@ -162,7 +186,7 @@ public final class AwsSweep {
         // completions queue is needed: no task can finish before planning has.
         RunPlanner planner = new RunPlanner(new ObjectLister(s3), runs, new TaskPublisher(kept, "kept://sweep", 1, 1, 0),
                 new TaskCodec(limits), new PlanningContinuations(kept, null),
-                new CompletionNotice(runs, kept, null), RunPlanner.Settings.DEFAULT_WORKER_MAX_CONCURRENCY,
+                new CompletionNotice(runs, kept, null), concurrency,
                 RunPlanner.Settings.DEFAULT_PLANNING_MARGIN_MS, Clock.systemUTC());
         planner.plan(spec, sent -> { });
         return kept.bodies();

@@ -1,5 +1,6 @@
 package batchpipe.local.cli;
 
+import batchpipe.local.run.StackClients;
 import picocli.CommandLine;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -47,6 +48,19 @@ public final class InProcessCli {
             @SuppressWarnings("unchecked")
             public <K> K create(Class<K> type) throws Exception {
                 return type == ReportCommand.class ? (K) new ReportCommand(dynamoDb, s3) : CommandLine.defaultFactory().create(type);
+            }
+        };
+    }
+
+    /** Commands as usual, except that run and sweep make their clients for --stack only through {@code clients}. */
+    public static CommandLine.IFactory stackClients(StackClients.Factory clients) {
+        return new CommandLine.IFactory() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K> K create(Class<K> type) throws Exception {
+                if (type == RunCommand.class) return (K) new RunCommand(clients);
+                if (type == SweepCommand.class) return (K) new SweepCommand(clients);
+                return CommandLine.defaultFactory().create(type);
             }
         };
     }

@@ -1,11 +1,61 @@
 package batchpipe.local.cli;
 
+import batchpipe.common.json.Json;
+import batchpipe.common.text.ControlCharacters;
+import batchpipe.local.run.MockedStack;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sweep's arguments: every mistake is refused before anything starts, naming the option and its limit. */
 class SweepCommandTest {
+    @TempDir
+    Path dir;
+
+
+    /** {@code sweep --stack bp} of a small hash spec at 1,769 MB, whose run never completes (the mocked table stays empty). */
+    private InProcessCli.Result sweepOnStack(MockedStack stack, String... more) throws Exception {
+        Path spec = Files.writeString(dir.resolve("hash.json"), "{\"label\": \"hash-heavy\", \"hash\": {\"batches\": 2, \"batchSize\": 2, \"cost\": 4}}");
+        List<String> args = new java.util.ArrayList<>(List.of("sweep", "--spec", spec.toString(), "--memory", "1769", "--stack", MockedStack.NAME,
+                "--region", "eu-west-1", "--yes", "--timeout", "1", "--out", dir.resolve("sweep").toString()));
+        args.addAll(List.of(more));
+        return InProcessCli.run(InProcessCli.stackClients(stack::clients), args.toArray(String[]::new));
+    }
+
+    @Test
+    void onAStack_withoutArch_sweepsTheDeployedWorkersArchitecture() throws Exception {
+        // The template deploys arm64 by default, with no twin on x86_64.
+        MockedStack stack = new MockedStack("arm64", Map.of());
+
+        InProcessCli.Result r = sweepOnStack(stack);
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).doesNotContain("no worker on x86_64");
+        // The worker (not live's version) ran the run's tasks.
+        assertThat(stack.worker.invokedVersions()).isNotEmpty().doesNotContain("1");
+        Map<String, Object> sweep = Json.parseObject(Files.readString(dir.resolve("sweep/sweep.json")));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> configurations = (List<Map<String, Object>>) sweep.get("configurations");
+        assertThat(configurations).extracting(c -> c.get("key")).containsExactly("arm64-1769");
+    }
+
+    @Test
+    void onAStack_stdoutCarriesOnlySweepMd_thePlannersLogGoesToStderr() throws Exception {
+        MockedStack stack = new MockedStack("arm64", Map.of());
+
+        InProcessCli.Result r = sweepOnStack(stack, "--arch", "arm64");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String sweepMd = Files.readString(dir.resolve("sweep/sweep.md"), StandardCharsets.UTF_8);
+        assertThat(r.out()).isEqualTo(ControlCharacters.escapeKeepingLines(sweepMd));
+    }
     private static InProcessCli.Result sweep(String... args) {
         String[] all = new String[args.length + 3];
         all[0] = "sweep";

@@ -7,6 +7,7 @@ import software.amazon.awssdk.services.cloudformation.model.CloudFormationExcept
 import software.amazon.awssdk.services.cloudformation.model.DescribeStacksRequest;
 import software.amazon.awssdk.services.cloudformation.model.DescribeStacksResponse;
 import software.amazon.awssdk.services.cloudformation.model.Output;
+import software.amazon.awssdk.services.cloudformation.model.Parameter;
 import software.amazon.awssdk.services.cloudformation.model.Stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,6 +79,30 @@ class DeployedStackTest {
 
         assertThat(DeployedStack.describe(cloudFormation, "bp").workerLogGroups())
                 .containsExactly("bp-WorkerLogGroup-A1", "bp-WorkerTwinLogGroup-B2");
+    }
+
+    @Test
+    void describe_readsTheSettingsARunIsPlannedWith_fromTheStacksParameters() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(output("TasksQueueUrl", "q"), output("RunsTableName", "t"))
+                .parameters(Parameter.builder().parameterKey("MaxHashCost").parameterValue("16").build(),
+                        Parameter.builder().parameterKey("WorkerMaxConcurrency").parameterValue("200").build()).build()).build())
+                .when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        DeployedStack stack = DeployedStack.describe(cloudFormation, "bp");
+
+        assertThat(stack.maxHashCost()).isEqualTo(16);
+        assertThat(stack.workerMaxConcurrency()).isEqualTo(200);
+    }
+
+    @Test
+    void describe_ofAStackWithoutThoseParameters_plansWithTheTemplatesDefaults() {
+        doReturn(DescribeStacksResponse.builder().stacks(Stack.builder().stackName("bp").outputs(output("TasksQueueUrl", "q"), output("RunsTableName", "t"))
+                .build()).build()).when(cloudFormation).describeStacks(any(DescribeStacksRequest.class));
+
+        DeployedStack stack = DeployedStack.describe(cloudFormation, "bp");
+
+        assertThat(stack.maxHashCost()).isEqualTo(14);
+        assertThat(stack.workerMaxConcurrency()).isEqualTo(5);
     }
 
     @Test

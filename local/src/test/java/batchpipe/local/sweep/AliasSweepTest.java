@@ -21,8 +21,10 @@ import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
 import software.amazon.awssdk.services.lambda.model.State;
 import software.amazon.awssdk.services.lambda.model.UpdateFunctionConfigurationRequest;
 
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,18 +74,19 @@ class AliasSweepTest {
         assertThat(deliveries).extracting(AliasSweep.Delivery::invocations).containsExactly(2, 2);
         var order = inOrder(lambda);
         order.verify(lambda).getFunctionConfiguration(any(GetFunctionConfigurationRequest.class)); // the memory to restore
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 885));
         order.verify(lambda).publishVersion(any(PublishVersionRequest.class));
         order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name("sweep-20261201T173513Z-bd3aae-x86_64-885")
                 .functionVersion("1").description("batchpipe sweep sweep-20261201T173513Z-bd3aae").build());
         order.verify(lambda).getFunctionConfiguration(GetFunctionConfigurationRequest.builder().functionName(WORKER).qualifier("1").build());
-        order.verify(lambda, times(2)).invoke(any(InvokeRequest.class));
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(3538).build());
+        // By alias: the two invocations run on two threads, so the SDK's Consumer overload of one may come between them.
+        order.verify(lambda, times(2)).invoke(Mockito.<InvokeRequest>argThat(r -> r.qualifier().endsWith("-x86_64-885")));
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 3538));
         order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name("sweep-20261201T173513Z-bd3aae-x86_64-885").build());
         order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name("sweep-20261201T173513Z-bd3aae-x86_64-3538").build());
         order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("1").build());
         order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("2").build());
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
         assertThat(sweep.outstanding()).isEmpty();
 
         ArgumentCaptor<InvokeRequest> invoked = ArgumentCaptor.forClass(InvokeRequest.class);
@@ -116,7 +119,7 @@ class AliasSweepTest {
         // Both published versions go, the one whose alias failed too.
         verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("1").build());
         verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("2").build());
-        verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
         assertThat(sweep.outstanding()).isEmpty();
     }
 
@@ -126,7 +129,7 @@ class AliasSweepTest {
         AliasSweep sweep = sweep(Map.of("x86_64", WORKER), 3);
         sweep.run(List.of(new AliasSweep.Configuration("x86_64-885", "x86_64", 885)), c -> List.of("{}"));
         verify(lambda).deleteFunction(any(DeleteFunctionRequest.class));
-        verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
     }
 
     @Test
@@ -157,6 +160,9 @@ class AliasSweepTest {
                 "{\"poison\":true}@3");
         assertThat(delivery.redelivered()).isEqualTo(2);
         assertThat(delivery.failedBodies()).containsExactly("{\"poison\":true}");
+        // The worker answered for it each time, and on the last attempt recorded it failed: its run can complete.
+        assertThat(delivery.unrecordedBodies()).isEmpty();
+        assertThat(delivery.errors()).isEmpty();
     }
 
     @Test
@@ -179,7 +185,7 @@ class AliasSweepTest {
     void arm64WithoutTheTwin_isAnErrorNamingCompareArchitectures_beforeAnythingChanges() {
         AliasSweep sweep = sweep(Map.of("x86_64", WORKER), 3);
         assertThatThrownBy(() -> sweep.run(List.of(new AliasSweep.Configuration("arm64-885", "arm64", 885)), c -> List.of("{}")))
-                .hasMessageContaining("no worker on arm64").hasMessageContaining("CompareArchitectures=true");
+                .hasMessageContaining("no worker on arm64").hasMessageContaining("sweep --arch x86_64").hasMessageContaining("CompareArchitectures=true");
         verify(lambda, never()).updateFunctionConfiguration(any(UpdateFunctionConfigurationRequest.class));
     }
 
@@ -187,8 +193,8 @@ class AliasSweepTest {
     void arm64_goesToTheTwin() throws Exception {
         AliasSweep sweep = sweep(Map.of("x86_64", WORKER, "arm64", TWIN), 3);
         sweep.run(List.of(new AliasSweep.Configuration("arm64-885", "arm64", 885)), c -> List.of("{}"));
-        verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(TWIN).memorySize(885).build());
-        verify(lambda, never()).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
+        verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(TWIN, 885));
+        verify(lambda, never()).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 885));
     }
 
     @Test
@@ -211,5 +217,72 @@ class AliasSweepTest {
         var order = inOrder(lambda);
         order.verify(lambda, times(3)).getFunctionConfiguration(Mockito.<GetFunctionConfigurationRequest>argThat(r -> r.qualifier() != null));
         order.verify(lambda).invoke(any(InvokeRequest.class));
+    }
+
+    /** A sweep of the deployed worker as Lambda keeps it (its live alias on version 1, at 1,769 MB). */
+    private static AliasSweep sweepOf(MockedLambda.Deployed worker, ByteArrayOutputStream log) {
+        return new AliasSweep(worker.lambda, "sweep-20261201T173513Z-bd3aae", Map.of("x86_64", WORKER), QUEUE_ARN, 2, 2, 3, Duration.ofMinutes(1),
+                d -> { }, new PrintStream(log, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aMemoryEqualToTheDeployedOne_measuresANewVersion_andCleansUp_leavingLiveWhereItWas() throws Exception {
+        MockedLambda.Deployed worker = new MockedLambda.Deployed(WORKER, "x86_64", 1769, Map.of());
+        MockedLambda.Deployed.Configuration deployed = worker.latest();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AliasSweep sweep = sweepOf(worker, log);
+
+        sweep.run(List.of(new AliasSweep.Configuration("x86_64-1769", "x86_64", 1769)), c -> List.of("{}", "{}", "{}"));
+
+        // The live version (1) was neither measured nor touched: the sweep's own version was, and is gone.
+        assertThat(worker.invokedVersions()).hasSize(2).doesNotContain("1");
+        assertThat(worker.aliases()).isEqualTo(Map.of("live", "1"));
+        assertThat(worker.versions()).containsOnlyKeys("1");
+        assertThat(worker.latest()).isEqualTo(deployed);
+        assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain("could not restore");
+        assertThat(sweep.outstanding()).isEmpty();
+    }
+
+    @Test
+    void eachRepeat_runsOnAVersionOfItsOwn_soItPaysItsOwnColdStarts() throws Exception {
+        MockedLambda.Deployed worker = new MockedLambda.Deployed(WORKER, "x86_64", 1769, Map.of());
+        AliasSweep sweep = sweepOf(worker, new ByteArrayOutputStream());
+
+        sweep.run(List.of(new AliasSweep.Configuration("x86_64-885", "x86_64", 885), new AliasSweep.Configuration("x86_64-885#2", "x86_64", 885)),
+                c -> List.of("{}"));
+
+        assertThat(worker.invokedVersions()).hasSize(2).doesNotHaveDuplicates().doesNotContain("1");
+        assertThat(worker.aliases()).isEqualTo(Map.of("live", "1"));
+        assertThat(worker.versions()).containsOnlyKeys("1");
+    }
+
+    @Test
+    void restore_waitsUntilTheMemoryIsBack() throws Exception {
+        MockedLambda.Deployed worker = new MockedLambda.Deployed(WORKER, "x86_64", 1769, Map.of());
+        worker.pollsWhileUpdating = 2;
+        AliasSweep sweep = sweepOf(worker, new ByteArrayOutputStream());
+
+        sweep.run(List.of(new AliasSweep.Configuration("x86_64-885", "x86_64", 885)), c -> List.of("{}"));
+
+        // The last update is the restore; after it, two polls say InProgress and a third Successful.
+        var order = inOrder(worker.lambda);
+        order.verify(worker.lambda).updateFunctionConfiguration(Mockito.<UpdateFunctionConfigurationRequest>argThat(
+                u -> Integer.valueOf(1769).equals(u.memorySize())));
+        order.verify(worker.lambda, times(3)).getFunctionConfiguration(Mockito.<GetFunctionConfigurationRequest>argThat(r -> r.qualifier() == null));
+    }
+
+    @Test
+    void aRestoreThatFails_isReportedWithLambdasReason() throws Exception {
+        MockedLambda.Deployed worker = new MockedLambda.Deployed(WORKER, "x86_64", 1769, Map.of());
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AliasSweep sweep = sweepOf(worker, log);
+
+        sweep.run(List.of(new AliasSweep.Configuration("x86_64-885", "x86_64", 885)), c -> {
+            worker.updateFailsWith = "The KMS key of the function's environment is disabled";
+            return List.of("{}");
+        });
+
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("could not restore everything")
+                .contains("The KMS key of the function's environment is disabled");
     }
 }

@@ -1,6 +1,8 @@
 package batchpipe.local.sweep;
 
 import batchpipe.common.json.Json;
+import batchpipe.local.run.MockedStack;
+import batchpipe.producer.plan.PartitionSizing;
 import batchpipe.common.spec.RunSpec;
 import batchpipe.common.spec.RunSpecParser;
 import batchpipe.common.table.RunProgress;
@@ -15,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 import org.mockito.Mockito;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.CreateAliasRequest;
 import software.amazon.awssdk.services.lambda.model.DeleteAliasRequest;
@@ -23,7 +27,6 @@ import software.amazon.awssdk.services.lambda.model.InvokeRequest;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 import software.amazon.awssdk.services.lambda.model.PublishVersionRequest;
 import software.amazon.awssdk.services.lambda.model.TooManyRequestsException;
-import software.amazon.awssdk.services.lambda.model.UpdateFunctionConfigurationRequest;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -61,6 +64,8 @@ class AwsSweepTest {
     private final ByteArrayOutputStream log = new ByteArrayOutputStream();
     /** Aliases whose worker times out on every invocation (a function error, nothing recorded). */
     private Predicate<String> timesOut = alias -> false;
+    /** Aliases whose worker answers every batch as done but records nothing (its table writes are lost). */
+    private Predicate<String> recordsNothing = alias -> false;
 
     /**
      * The stack's side: a planned run is three task messages naming it; a task counts once the worker (the mocked
@@ -110,7 +115,7 @@ class AwsSweepTest {
                 return InvokeResponse.builder().statusCode(200).functionError("Unhandled")
                         .payload(SdkBytes.fromUtf8String("{\"errorType\":\"Sandbox.Timedout\",\"errorMessage\":\"Task timed out after 900.00 seconds\"}")).build();
             }
-            for (Map<String, Object> record : records(r)) runs.count((String) record.get("body"));
+            if (!recordsNothing.test(r.qualifier())) for (Map<String, Object> record : records(r)) runs.count((String) record.get("body"));
             return InvokeResponse.builder().statusCode(200).payload(SdkBytes.fromUtf8String("{\"batchItemFailures\":[]}")).build();
         }).when(lambda).invoke(any(InvokeRequest.class));
     }
@@ -137,7 +142,7 @@ class AwsSweepTest {
     }
 
     @Test
-    void repeat2_eachRepeatIsARunOfItsOwn_throughItsMemorySizesOneAlias_andEverythingIsPutBack() throws Exception {
+    void repeat2_eachRepeatIsARunOfItsOwn_throughAVersionAndAliasOfItsOwn_andEverythingIsPutBack() throws Exception {
         AliasSweep aliases = aliases();
         List<AwsSweep.ConfigurationRun> results = sweep(aliases, configurations(2, 885, 1769), Duration.ofSeconds(30));
 
@@ -154,27 +159,30 @@ class AwsSweepTest {
                 "hash-heavy x86_64-1769", "hash-heavy x86_64-1769#2");
         assertThat(runs.counted.values()).allSatisfy(tasks -> assertThat(tasks).hasSize(3));
 
-        // One version and one alias per memory size; the repeat uses it again.
-        String alias885 = "sweep-20261201T173513Z-bd3aae-x86_64-885", alias1769 = "sweep-20261201T173513Z-bd3aae-x86_64-1769";
-        verify(lambda, times(2)).publishVersion(any(PublishVersionRequest.class));
-        verify(lambda, times(2)).createAlias(any(CreateAliasRequest.class));
+        // A version and an alias per run, so that a repeat pays its own cold starts, as the first did.
+        String alias885 = "sweep-20261201T173513Z-bd3aae-x86_64-885", alias885r2 = alias885 + "-r2";
+        String alias1769 = "sweep-20261201T173513Z-bd3aae-x86_64-1769", alias1769r2 = alias1769 + "-r2";
+        verify(lambda, times(4)).publishVersion(any(PublishVersionRequest.class));
+        verify(lambda, times(4)).createAlias(any(CreateAliasRequest.class));
         var order = inOrder(lambda);
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
-        order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias885).functionVersion("1")
-                .description("batchpipe sweep " + SWEEP).build());
-        order.verify(lambda, times(4)).invoke(Mockito.<InvokeRequest>argThat(r -> alias885.equals(r.qualifier())));
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
-        order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias1769).functionVersion("2")
-                .description("batchpipe sweep " + SWEEP).build());
-        order.verify(lambda, times(4)).invoke(Mockito.<InvokeRequest>argThat(r -> alias1769.equals(r.qualifier())));
-        order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias885).build());
-        order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias1769).build());
-        order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("1").build());
-        order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier("2").build());
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        String version = "1";
+        for (String alias : List.of(alias885, alias885r2, alias1769, alias1769r2)) {
+            order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, alias.contains("-885") ? 885 : 1769));
+            order.verify(lambda).createAlias(CreateAliasRequest.builder().functionName(WORKER).name(alias).functionVersion(version)
+                    .description("batchpipe sweep " + SWEEP).build());
+            order.verify(lambda, times(2)).invoke(Mockito.<InvokeRequest>argThat(r -> alias.equals(r.qualifier())));
+            version = Integer.toString(Integer.parseInt(version) + 1);
+        }
+        for (String alias : List.of(alias885, alias885r2, alias1769, alias1769r2)) {
+            order.verify(lambda).deleteAlias(DeleteAliasRequest.builder().functionName(WORKER).name(alias).build());
+        }
+        for (String v : List.of("1", "2", "3", "4")) {
+            order.verify(lambda).deleteFunction(DeleteFunctionRequest.builder().functionName(WORKER).qualifier(v).build());
+        }
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
         assertThat(aliases.outstanding()).isEmpty();
 
-        // The first repeat's tasks all went before the second's, each to its memory size's alias.
+        // The first repeat's tasks all went before the second's, each run's to its own alias.
         ArgumentCaptor<InvokeRequest> invoked = ArgumentCaptor.forClass(InvokeRequest.class);
         verify(lambda, times(8)).invoke(invoked.capture());
         List<String> sequence = new ArrayList<>();
@@ -185,14 +193,14 @@ class AwsSweepTest {
         }
         assertThat(sequence).containsExactly(
                 alias885 + " " + SWEEP + "-x86_64-885", alias885 + " " + SWEEP + "-x86_64-885", alias885 + " " + SWEEP + "-x86_64-885",
-                alias885 + " " + SWEEP + "-x86_64-885-r2", alias885 + " " + SWEEP + "-x86_64-885-r2", alias885 + " " + SWEEP + "-x86_64-885-r2",
+                alias885r2 + " " + SWEEP + "-x86_64-885-r2", alias885r2 + " " + SWEEP + "-x86_64-885-r2", alias885r2 + " " + SWEEP + "-x86_64-885-r2",
                 alias1769 + " " + SWEEP + "-x86_64-1769", alias1769 + " " + SWEEP + "-x86_64-1769", alias1769 + " " + SWEEP + "-x86_64-1769",
-                alias1769 + " " + SWEEP + "-x86_64-1769-r2", alias1769 + " " + SWEEP + "-x86_64-1769-r2", alias1769 + " " + SWEEP + "-x86_64-1769-r2");
+                alias1769r2 + " " + SWEEP + "-x86_64-1769-r2", alias1769r2 + " " + SWEEP + "-x86_64-1769-r2", alias1769r2 + " " + SWEEP + "-x86_64-1769-r2");
     }
 
     @Test
     void aRunThatNeverCompletes_isMarkedFailedWithItsReason_andTheSweepGoesOnAndPutsEverythingBack() throws Exception {
-        timesOut = alias -> alias.endsWith("-885");
+        recordsNothing = alias -> alias.endsWith("-885");
         AliasSweep aliases = aliases();
 
         List<AwsSweep.ConfigurationRun> results = sweep(aliases, configurations(1, 885, 1769), Duration.ofSeconds(1));
@@ -201,20 +209,40 @@ class AwsSweepTest {
         assertThat(failed.incomplete()).isNotNull();
         assertThat(failed.incomplete().reason()).isEqualTo("did not complete within 1 s: 0 of 3 tasks counted");
         assertThat(failed.incomplete().runId()).isEqualTo(SWEEP + "-x86_64-885");
-        // Each item was tried MAX_RECEIVE_COUNT times before the sweep gave up on it.
-        assertThat(failed.delivery().failedBodies()).hasSize(3);
-        assertThat(failed.delivery().redelivered()).isEqualTo(6);
+        // Every task was delivered; their records never came.
+        assertThat(failed.delivery().failedBodies()).isEmpty();
         assertThat(results.get(1).incomplete()).isNull();
         assertThat(runs.counted.get(SWEEP + "-x86_64-1769")).hasSize(3);
         assertThat(log.toString(StandardCharsets.UTF_8)).contains("x86_64-885: run " + SWEEP + "-x86_64-885 did not complete within 1 s: 0 of 3 tasks counted; "
                 + "marked failed, going on");
 
         var order = inOrder(lambda);
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(885).build());
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 885));
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
         order.verify(lambda, times(2)).deleteAlias(any(DeleteAliasRequest.class));
         order.verify(lambda, times(2)).deleteFunction(any(DeleteFunctionRequest.class));
-        order.verify(lambda).updateFunctionConfiguration(UpdateFunctionConfigurationRequest.builder().functionName(WORKER).memorySize(1769).build());
+        order.verify(lambda).updateFunctionConfiguration(MockedLambda.setsMemory(WORKER, 1769));
+        assertThat(aliases.outstanding()).isEmpty();
+    }
+
+    @Test
+    void whenEveryAttemptOfSomeTaskFailsAsAWholeInvocation_theConfigurationStopsAtOnce_showingTheFunctionsError() {
+        // No record can come of a task whose every invocation failed (no dead-letter queue behind a direct Invoke):
+        // the run cannot complete, so waiting out the ten minutes would only hide the error.
+        timesOut = alias -> alias.contains("-885");
+        AliasSweep aliases = aliases();
+
+        List<AwsSweep.ConfigurationRun> results = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15),
+                () -> sweep(aliases, configurations(1, 885, 1769), Duration.ofMinutes(10)));
+
+        AwsSweep.ConfigurationRun failed = results.get(0);
+        assertThat(failed.incomplete()).isNotNull();
+        assertThat(failed.incomplete().reason()).contains("3 of 3 tasks").contains("Sandbox.Timedout: Task timed out after 900.00 seconds");
+        // Each item was tried MAX_RECEIVE_COUNT times before the sweep gave up on it.
+        assertThat(failed.delivery().unrecordedBodies()).hasSize(3);
+        assertThat(failed.delivery().redelivered()).isEqualTo(6);
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("Sandbox.Timedout: Task timed out after 900.00 seconds");
+        assertThat(results.get(1).incomplete()).isNull();
         assertThat(aliases.outstanding()).isEmpty();
     }
 
@@ -244,7 +272,7 @@ class AwsSweepTest {
                         S3Object.builder().key("app/empty.zst").size(0L).build()).build(),
                 ListObjectsV2Response.builder().isTruncated(false).contents(S3Object.builder().key("app/c.zst").size(20L).build(),
                         S3Object.builder().key("app/d.zst").size(3L).build(), S3Object.builder().key("app/e.zst").size(1_000L).build()).build());
-        AwsSweep aws = new AwsSweep(s3, null, "table", TaskLimits.defaults(), new PrintStream(log, true, StandardCharsets.UTF_8));
+        AwsSweep aws = new AwsSweep(s3, null, "table", TaskLimits.defaults(), 5, new PrintStream(log, true, StandardCharsets.UTF_8));
         RunSpec spec = new RunSpecParser(TaskLimits.defaults()).parse("""
                 {"scan": [{"bucket": "logs", "prefix": "app/", "suffix": ".zst", "maxObjects": 3}],
                  "hash": {"batches": 5, "batchSize": 2, "cost": 4}}
@@ -261,5 +289,23 @@ class AwsSweepTest {
         ArgumentCaptor<ListObjectsV2Request> listed = ArgumentCaptor.forClass(ListObjectsV2Request.class);
         Mockito.verify(s3, Mockito.times(2)).listObjectsV2(listed.capture());
         assertThat(listed.getAllValues().get(1).startAfter()).isEqualTo("app/empty.zst");
+    }
+
+    @Test
+    void plan_sizesTheRunsPartitionsForTheSweepsConcurrency() {
+        // 5,000 tasks of ten cheap hashes: their write rate at 200 invocations at once needs more partitions than at 5.
+        DynamoDbClient dynamoDb = MockedStack.emptyAnswers(DynamoDbClient.class);
+        AwsSweep aws = new AwsSweep(MockedStack.emptyAnswers(S3Client.class), dynamoDb, "table", TaskLimits.defaults(), 200,
+                new PrintStream(log, true, StandardCharsets.UTF_8));
+        PartitionSizing.Load load = new PartitionSizing.Load(0, false, 5000, 50_000, 4);
+        assertThat(PartitionSizing.partitions(load, 200)).isGreaterThan(PartitionSizing.partitions(load, 5));
+
+        List<String> bodies = aws.plan(new RunSpec("sweep-1-x86_64-885", "cheap", List.of(), new RunSpec.HashSpec(5000, 10, 4, null)));
+
+        assertThat(bodies).hasSize(5000);
+        ArgumentCaptor<PutItemRequest> puts = ArgumentCaptor.forClass(PutItemRequest.class);
+        Mockito.verify(dynamoDb, Mockito.atLeastOnce()).putItem(puts.capture());
+        PutItemRequest runRecord = puts.getAllValues().stream().filter(p -> p.item().containsKey("partitions")).findFirst().orElseThrow();
+        assertThat(runRecord.item().get("partitions").n()).isEqualTo(Integer.toString(PartitionSizing.partitions(load, 200)));
     }
 }
