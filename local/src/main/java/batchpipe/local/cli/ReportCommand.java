@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.Stack;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -120,7 +121,7 @@ final class ReportCommand implements Callable<Integer> {
             }
             String subcommand = flags.contains("--history") ? "history" : flags.contains("--compare") ? "compare"
                     : flags.contains("--recompute") ? "recompute" : "show";
-            if (subcommand.equals("show") && runIds == 0 && unknownOption) return given; // a mistyped option, which picocli names
+            if (subcommand.equals("show") && runIds == 0 && unknownOption) throw mistyped(report, given);
             if (subcommand.equals("history")) {
                 if (runIds > 0 || flags.contains("--compare")) {
                     throw usage(report, "--history reads every stored run: give no RUN_ID and no --compare");
@@ -166,6 +167,42 @@ final class ReportCommand implements Callable<Integer> {
 
         private static boolean resemblesOption(String arg) {
             return arg.startsWith("-") && arg.length() > 1;
+        }
+
+        /**
+         * A mistyped option where no RUN_ID says which subcommand is meant ({@code report --histroy}): picocli
+         * would look for close names among {@code report}'s own options, which are only help's, so the close
+         * ones are looked for here among the old flags and every subcommand's options.
+         */
+        private static CommandLine.ParameterException mistyped(CommandSpec report, List<String> given) {
+            String unknown = given.stream().filter(OldSpellings::resemblesOption)
+                    .map(arg -> arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg)
+                    .filter(name -> !FLAGS.containsKey(name) && optionOfASubcommand(report, name) == null).findFirst().orElseThrow();
+            Set<String> names = new TreeSet<>(FLAGS.keySet());
+            for (CommandLine sub : report.subcommands().values()) {
+                for (OptionSpec option : sub.getCommandSpec().options()) names.add(option.longestName());
+            }
+            List<String> close = names.stream().filter(name -> editDistance(unknown, name) <= Math.max(1, unknown.length() / 4))
+                    .sorted(java.util.Comparator.comparingInt((String name) -> editDistance(unknown, name))).limit(3).toList();
+            return usage(report, "Unknown option: '" + unknown + "'" + (close.isEmpty() ? "" : "; did you mean " + String.join(" or ", close) + "?"));
+        }
+
+        /** Levenshtein distance: the fewest single-character insertions, deletions and substitutions from a to b. */
+        static int editDistance(String a, String b) {
+            int[] previous = new int[b.length() + 1];
+            int[] current = new int[b.length() + 1];
+            for (int j = 0; j <= b.length(); j++) previous[j] = j;
+            for (int i = 1; i <= a.length(); i++) {
+                current[0] = i;
+                for (int j = 1; j <= b.length(); j++) {
+                    int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                    current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+                }
+                int[] swap = previous;
+                previous = current;
+                current = swap;
+            }
+            return previous[b.length()];
         }
 
         private static CommandLine.ParameterException usage(CommandSpec report, String message) {

@@ -22,6 +22,14 @@ class CliHabitsTest {
     }
 
     @Test
+    void mistypedOldReportFlag_suggestsTheFlag_thoughReportItselfHasNoOptions() {
+        InProcessCli.Result run = InProcessCli.run("report", "--histroy", "--last", "3");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("'--histroy'").contains("did you mean --history?").hasLineCount(1);
+    }
+
+    @Test
     void mistypedOption_suggestsTheOption() {
         InProcessCli.Result run = InProcessCli.run("invoke", "WorkerFunction", "--evnt", "events/worker-scan.json");
 
